@@ -1,0 +1,53 @@
+#include "simulator/buffer.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace tl::sim {
+
+buffer::buffer(std::string name, std::vector<long long> shape, const char* dtype,
+               std::size_t elem_size, void* data, bool initialized)
+    : name_(std::move(name)), shape_(std::move(shape)), dtype_(dtype), elem_size_(elem_size),
+      data_(data) {
+  count_ = 1;
+  for (long long d : shape_) count_ *= d;
+  writer.assign(count_, initialized ? written_by_host : never_written);
+  reader.assign(count_, nobody);
+  reads.assign(count_, 0);
+  writes.assign(count_, 0);
+}
+
+std::string buffer::describe() const {
+  std::ostringstream s;
+  s << name_ << ": " << dtype_ << " [";
+  for (std::size_t i = 0; i < shape_.size(); ++i) s << (i ? ", " : "") << shape_[i];
+  s << "], valid offsets 0 to " << count_ - 1;
+  return s.str();
+}
+
+std::string buffer::coords_of(long long offset) const {
+  if (offset < 0 || offset >= count_) return "outside";
+  std::vector<long long> c(shape_.size());
+  for (std::size_t a = shape_.size(); a-- > 0;) {
+    c[a] = offset % shape_[a];
+    offset /= shape_[a];
+  }
+  std::ostringstream s;
+  s << "[";
+  for (std::size_t i = 0; i < c.size(); ++i) s << (i ? ", " : "") << c[i];
+  s << "]";
+  return s.str();
+}
+
+void buffer::end_program() {
+  counters.max_program_loads = std::max(counters.max_program_loads, program_loads);
+  counters.max_program_stores = std::max(counters.max_program_stores, program_stores);
+  program_loads = 0;
+  program_stores = 0;
+}
+
+long long buffer::unwritten_count() const {
+  return std::count(writer.begin(), writer.end(), never_written);
+}
+
+}  // namespace tl::sim

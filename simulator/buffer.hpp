@@ -1,0 +1,78 @@
+// Checked allocations: every buffer a simulated kernel receives, with its shadow state and counters.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tl::sim {
+
+// Who last wrote an element.
+inline constexpr int written_by_host = -2;  // an input, set before the launch
+inline constexpr int never_written = -1;    // poison: outputs start this way, never as zero
+inline constexpr int nobody = -1;           // no program has read the element yet
+
+struct buffer_counters {
+  long long loads = 0;            // active lanes loaded
+  long long stores = 0;           // active lanes stored
+  long long load_bytes = 0;
+  long long store_bytes = 0;
+  long long masked_loads = 0;     // lanes a mask switched off
+  long long masked_stores = 0;
+  long long max_program_loads = 0;   // the most lanes any one program loaded
+  long long max_program_stores = 0;
+  int max_element_reads = 0;         // the most times any one element was loaded
+  int max_element_writes = 0;
+};
+
+class buffer {
+ public:
+  // `data` is not owned; it must hold `count` elements of `elem_size` bytes.
+  buffer(std::string name, std::vector<long long> shape, const char* dtype, std::size_t elem_size,
+         void* data, bool initialized);
+
+  const std::string& name() const { return name_; }
+  const std::vector<long long>& shape() const { return shape_; }
+  const char* dtype() const { return dtype_; }
+  long long count() const { return count_; }
+  std::size_t elem_size() const { return elem_size_; }
+  void* data() const { return data_; }
+
+  // "x: float32 [4, 200], offsets 0 to 799"
+  std::string describe() const;
+  // Buffer coordinates of an element offset inside the buffer, like "[1, 37]".
+  std::string coords_of(long long offset) const;
+
+  // Shadow state, one entry per element.
+  std::vector<int> writer;             // program that last wrote it, or written_by_host/never_written
+  std::vector<int> reader;             // program that last read it, or nobody
+  std::vector<std::uint16_t> reads;    // saturating load count
+  std::vector<std::uint16_t> writes;   // saturating store count
+
+  buffer_counters counters;
+  long long program_loads = 0;   // this program's, folded into counters at its end
+  long long program_stores = 0;
+
+  void end_program();
+  long long unwritten_count() const;
+
+ private:
+  std::string name_;
+  std::vector<long long> shape_;
+  const char* dtype_;
+  std::size_t elem_size_;
+  void* data_;
+  long long count_;
+};
+
+template <class T>
+constexpr const char* dtype_name() {
+  if constexpr (std::is_same_v<T, float>) return "float32";
+  else if constexpr (std::is_same_v<T, double>) return "float64";
+  else if constexpr (std::is_same_v<T, int>) return "int32";
+  else if constexpr (std::is_same_v<T, long long>) return "int64";
+  else if constexpr (std::is_same_v<T, bool>) return "bool";
+  else return "unknown";
+}
+
+}  // namespace tl::sim

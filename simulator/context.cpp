@@ -1,0 +1,135 @@
+#include "simulator/context.hpp"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace tl::sim {
+
+namespace {
+thread_local context* current = nullptr;
+}
+
+context& current_context() {
+  if (!current)
+    throw std::logic_error(
+        "tl: kernel code ran outside a simulator launch; run kernels through tl::sim::run_grid "
+        "(the checker does this for you)");
+  return *current;
+}
+
+void set_current_context(context* ctx) { current = ctx; }
+
+std::string program_string(const std::array<int, 3>& program) {
+  std::ostringstream s;
+  s << "(" << program[0] << ", " << program[1] << ", " << program[2] << ")";
+  return s.str();
+}
+
+std::string coords_string(const int* c, int rank) {
+  std::ostringstream s;
+  s << "[";
+  for (int i = 0; i < rank; ++i) s << (i ? ", " : "") << c[i];
+  s << "]";
+  return s.str();
+}
+
+std::string source_string(const std::source_location& loc) {
+  std::string file = loc.file_name();
+  if (file.empty()) return "an unknown line";
+#ifdef TILEPUZZLES_SOURCE_DIR
+  const std::string root = TILEPUZZLES_SOURCE_DIR "/";
+  if (file.rfind(root, 0) == 0) file = file.substr(root.size());
+#endif
+  return file + ":" + std::to_string(loc.line());
+}
+
+void context::tick(const std::source_location& loc) {
+  last_op = loc;
+  if (++ops > op_budget) {
+    diagnostic d;
+    d.kind = kind::op_budget;
+    d.source = source_string(loc);
+    d.message = "op-budget: program " + program_string(program) + " ran more than " +
+                std::to_string(op_budget) +
+                " tile operations without finishing: is there a loop that never ends? The last "
+                "operation was at " +
+                d.source + ". Check the loop's bound and its step.";
+    throw kernel_error(std::move(d));
+  }
+}
+
+void raise_at(const char* k, std::string message, const std::source_location& loc) {
+  diagnostic d;
+  d.kind = k;
+  d.source = source_string(loc);
+  const context* ctx = current;
+  d.message = std::string(k) + ": " + (ctx ? "program " + program_string(ctx->program) + ", " : "") +
+              d.source + ": " + message;
+  throw kernel_error(std::move(d));
+}
+
+void access_check::raise() const {
+  int first = 0;
+  while (found_[first].count == 0) ++first;
+  const auto& cat = found_[first];
+  const context& ctx = current_context();
+
+  struct wording {
+    const char* kind;
+    const char* what;
+    const char* hint;
+  };
+  static const wording words[problem_count] = {
+      {kind::uninitialized_read, "with a poison mask",
+       "The mask was computed from poison: lanes a masked load switched off with no `other`. "
+       "Give that load an `other` value, or build the mask from indices."},
+      {kind::uninitialized_read, "with poison offsets",
+       "The offsets were computed from poison: lanes a masked load switched off with no `other`."},
+      {kind::index_overflow, "with offsets that overflow int32",
+       "Offsets are 32-bit on the GPU, as in Triton. Advance the pointer by the large part "
+       "(a scalar) and keep the tile of offsets small."},
+      {kind::out_of_bounds, "outside the buffer",
+       "Mask the lanes that fall outside: pass a mask such as `offsets < N` to this load/store."},
+      {kind::poison_store, "poison values",
+       "These values come from lanes a masked load switched off with no `other`. Give that load "
+       "an `other` value, or do not store those lanes."},
+      {kind::uninitialized_read, "elements nothing has written yet",
+       "Outputs start poisoned, never zero: read an output only after this program wrote it."},
+      {kind::race_write_write, "elements another program already wrote",
+       "Two programs of one launch wrote the same element: each output element should belong "
+       "to exactly one program. Check how the offsets use tl::program_id."},
+      {kind::race_read_write, "elements another program touched in this launch",
+       "Programs of one launch run in any order, so one program may not read what another "
+       "writes (or write what another read)."},
+  };
+  const wording& w = words[first];
+
+  diagnostic d;
+  d.kind = w.kind;
+  d.source = source_string(loc_);
+  d.buffer = buf_.name();
+  d.program = ctx.program;
+  d.lanes = cat.lanes;
+  std::ostringstream s;
+  s << w.kind << ": program " << program_string(ctx.program) << " " << verb_ << " "
+    << buf_.name() << " " << w.what << " at " << d.source << "\n";
+  s << "  " << buf_.describe() << "\n";
+  s << "  " << cat.count << (cat.count == 1 ? " lane" : " lanes") << ", the first:\n";
+  for (const auto& lane : cat.lanes) {
+    s << "    lane " << lane.lane << " at " << coords_string(lane.coords.data(), rank_);
+    if (first != poison_mask && first != poison_offset) {
+      s << ": offset " << lane.offset;
+      if (lane.offset >= 0 && lane.offset < buf_.count() && buf_.shape().size() > 1)
+        s << " = " << buf_.name() << buf_.coords_of(lane.offset);
+    }
+    if (!lane.note.empty()) s << " (" << lane.note << ")";
+    s << "\n";
+  }
+  if (cat.count > static_cast<long long>(cat.lanes.size()))
+    s << "    ... and " << cat.count - static_cast<long long>(cat.lanes.size()) << " more\n";
+  s << "  " << w.hint;
+  d.message = s.str();
+  throw kernel_error(std::move(d));
+}
+
+}  // namespace tl::sim

@@ -1,0 +1,89 @@
+// The running program's context, and the checks every memory access goes through.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "simulator/buffer.hpp"
+#include "simulator/diagnostic.hpp"
+
+namespace tl::sim {
+
+struct context {
+  std::array<int, 3> program{0, 0, 0};
+  std::array<int, 3> grid{1, 1, 1};
+  int linear_program = 0;
+  unsigned long long ops = 0;
+  unsigned long long op_budget = 0;
+  std::source_location last_op{};
+
+  // Counts one tile operation against the program's budget: a loop that never ends stops here.
+  void tick(const std::source_location& loc);
+};
+
+// The context of the program being simulated on this thread; null outside a launch.
+context& current_context();
+void set_current_context(context* ctx);
+
+// "kernels/vector_add.hpp:14", relative to the project when the file is inside it.
+std::string source_string(const std::source_location& loc);
+std::string program_string(const std::array<int, 3>& program);
+std::string coords_string(const int* c, int rank);
+
+// Collects the offending lanes of one load or store and raises the most important problem found.
+class access_check {
+ public:
+  access_check(const char* verb, const buffer& buf, const std::source_location& loc, int rank)
+      : verb_(verb), buf_(buf), loc_(loc), rank_(rank) {}
+
+  // Problem categories, in the order they are reported when several occur in one operation.
+  enum problem {
+    poison_mask,     // a mask lane that is poison
+    poison_offset,   // an offset lane that is poison
+    overflow,        // an offset outside int32
+    outside,         // out of bounds
+    poison_value,    // storing poison
+    unwritten,       // reading an element nothing wrote
+    race_ww,         // writing an element another program wrote
+    race_rw,         // reading/writing an element another program wrote/read
+    problem_count
+  };
+
+  void add(problem p, long long lane, const int* coords, long long offset, std::string note = {}) {
+    auto& cat = found_[p];
+    if (cat.count++ < max_listed) cat.lanes.push_back({lane, {coords, coords + rank_}, offset,
+                                                        std::move(note)});
+  }
+  bool any() const {
+    for (const auto& c : found_)
+      if (c.count) return true;
+    return false;
+  }
+  // Throws kernel_error describing the first problem category found, if any.
+  void raise_if_any() const {
+    if (any()) raise();
+  }
+
+  static constexpr int max_listed = 4;
+
+ private:
+  [[noreturn]] void raise() const;
+
+  struct category {
+    long long count = 0;
+    std::vector<lane_report> lanes;
+  };
+  const char* verb_;
+  const buffer& buf_;
+  std::source_location loc_;
+  int rank_;
+  std::array<category, problem_count> found_{};
+};
+
+// Raises a diagnostic of `kind` with `message` at the kernel's source line.
+[[noreturn]] void raise_at(const char* kind, std::string message, const std::source_location& loc);
+
+}  // namespace tl::sim

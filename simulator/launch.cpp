@@ -1,0 +1,71 @@
+#include "simulator/launch.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace tl::sim {
+
+const char* order_name(order o) {
+  switch (o) {
+    case order::forward: return "forward";
+    case order::reverse: return "reverse";
+    case order::shuffle: return "shuffle";
+  }
+  return "?";
+}
+
+namespace {
+// splitmix64: a fixed generator, so a shuffled order is the same with every standard library.
+std::uint64_t next_random(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+std::vector<int> program_order(long long count, const launch_options& options) {
+  std::vector<int> ids(static_cast<std::size_t>(count));
+  std::iota(ids.begin(), ids.end(), 0);
+  if (options.order == order::reverse) std::reverse(ids.begin(), ids.end());
+  if (options.order == order::shuffle) {
+    std::uint64_t state = options.seed ^ 0x7469'6c65'7075'7a7aull;
+    for (std::size_t i = ids.size(); i > 1; --i)
+      std::swap(ids[i - 1], ids[next_random(state) % i]);
+  }
+  return ids;
+}
+
+void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& options) {
+  ctx.grid = grid;
+  ctx.op_budget = options.op_budget;
+}
+
+void enter_program(context& ctx, int linear) {
+  ctx.linear_program = linear;
+  ctx.program = {linear % ctx.grid[0], (linear / ctx.grid[0]) % ctx.grid[1],
+                 linear / (ctx.grid[0] * ctx.grid[1])};
+  ctx.ops = 0;
+}
+
+diagnostic crash_diagnostic(const context& ctx, const std::string& what) {
+  diagnostic d;
+  d.kind = kind::crash;
+  d.program = ctx.program;
+  d.message = "crash: program " + program_string(ctx.program) +
+              " threw an exception: " + what;
+  return d;
+}
+
+void finish_launch(const std::vector<buffer*>& buffers) {
+  for (buffer* b : buffers) {
+    auto& c = b->counters;
+    c.load_bytes = c.loads * static_cast<long long>(b->elem_size());
+    c.store_bytes = c.stores * static_cast<long long>(b->elem_size());
+    c.max_element_reads = b->reads.empty() ? 0 : *std::max_element(b->reads.begin(), b->reads.end());
+    c.max_element_writes =
+        b->writes.empty() ? 0 : *std::max_element(b->writes.begin(), b->writes.end());
+  }
+}
+
+}  // namespace tl::sim

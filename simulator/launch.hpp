@@ -1,0 +1,77 @@
+// The grid runner: runs a launch one program at a time, in a chosen order, with every check on.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "simulator/buffer.hpp"
+#include "simulator/context.hpp"
+#include "simulator/diagnostic.hpp"
+
+namespace tl::sim {
+
+enum class order { forward, reverse, shuffle };
+
+const char* order_name(order o);
+
+struct launch_options {
+  sim::order order = order::forward;
+  std::uint64_t seed = 0;                     // for order::shuffle
+  unsigned long long op_budget = 1ull << 20;  // tile operations one program may run
+};
+
+struct launch_result {
+  std::optional<diagnostic> error;  // the first problem found; the launch stops there
+  long long programs_run = 0;
+  unsigned long long ops = 0;       // tile operations over all programs
+};
+
+// The order in which the programs of a grid run: same options, same order, on every machine.
+std::vector<int> program_order(long long count, const launch_options& options);
+
+// Runs `program()` once for every program of `grid`. `buffers` are the launch's checked buffers,
+// whose per-program counters are folded after each program.
+template <class Program>
+launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
+                       const std::vector<buffer*>& buffers, Program&& program);
+
+// Implementation -----------------------------------------------------------------------------
+
+void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& options);
+void enter_program(context& ctx, int linear);
+diagnostic crash_diagnostic(const context& ctx, const std::string& what);
+void finish_launch(const std::vector<buffer*>& buffers);
+
+template <class Program>
+launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
+                       const std::vector<buffer*>& buffers, Program&& program) {
+  launch_result result;
+  context ctx;
+  begin_launch(ctx, grid, options);
+  set_current_context(&ctx);
+  const long long count = 1LL * grid[0] * grid[1] * grid[2];
+  for (int linear : program_order(count, options)) {
+    enter_program(ctx, linear);
+    try {
+      program();
+    } catch (kernel_error& e) {
+      e.diag.program = ctx.program;
+      result.error = std::move(e.diag);
+    } catch (const std::exception& e) {
+      result.error = crash_diagnostic(ctx, e.what());
+    }
+    for (buffer* b : buffers) b->end_program();
+    result.ops += ctx.ops;
+    ++result.programs_run;
+    if (result.error) break;
+  }
+  set_current_context(nullptr);
+  finish_launch(buffers);
+  return result;
+}
+
+}  // namespace tl::sim

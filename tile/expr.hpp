@@ -1,0 +1,602 @@
+// Tile expressions: the backend-neutral front of `tl`.
+//
+// `arange`, `full`, scalars and everything built from them alone are lazy: a node is a function
+// from an element's position to its value, and nothing is stored. As soon as an operation touches a
+// data tile (something a backend holds values for: the result of `load`, a reduction or `dot`), the
+// operation is evaluated at once into a new data tile by the backend's `materialize`. So a lazy
+// expression never refers to data, and a data tile is always a value, as in Triton.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include "tile/shape.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+
+struct expr_tag {};
+
+template <class E>
+inline constexpr bool is_expr_v = std::is_base_of_v<expr_tag, std::remove_cvref_t<E>>;
+
+template <class T>
+inline constexpr bool is_scalar_v =
+    std::is_arithmetic_v<std::remove_cvref_t<T>> && !is_expr_v<T>;
+
+template <class E>
+using shape_of_t = typename std::remove_cvref_t<E>::shape_type;
+
+template <class E>
+using value_of_t = typename std::remove_cvref_t<E>::value_type;
+
+template <class E>
+inline constexpr bool has_data_v = std::remove_cvref_t<E>::has_data;
+
+// What an element evaluates to: like the value type, but integers are index_t (64-bit on the CPU).
+template <class T>
+using lane_t = std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, index_t, T>;
+
+template <class D>
+struct expr_base;
+
+template <int Axis, class E>
+TL_FN auto expand_dims(E&& e);
+
+template <class D>
+struct expr_base : expr_tag {
+  TL_FN const D& self() const { return static_cast<const D&>(*this); }
+
+  // x.col() is Triton's x[:, None]: a [N] tile seen as an [N, 1] column.
+  TL_FN auto col() const {
+    static_assert(D::shape_type::rank == 1, "tl: .col() turns a 1-D tile [N] into a column [N, 1]");
+    return expand_dims<1>(self());
+  }
+  // x.row() is Triton's x[None, :]: a [N] tile seen as a [1, N] row.
+  TL_FN auto row() const {
+    static_assert(D::shape_type::rank == 1, "tl: .row() turns a 1-D tile [N] into a row [1, N]");
+    return expand_dims<0>(self());
+  }
+};
+
+// How a node keeps a child: lazy nodes by value (they are small), data tiles by reference. A node
+// with a data child is materialized before the full-expression that built it ends, so the
+// reference never outlives its tile.
+template <class E>
+using stored_t =
+    std::conditional_t<has_data_v<E>, const std::remove_cvref_t<E>&, std::remove_cvref_t<E>>;
+
+// ---------------------------------------------------------------------------------------------
+// Leaves
+
+template <class T>
+struct scalar_expr : expr_base<scalar_expr<T>> {
+  using value_type = T;
+  using shape_type = shape<>;
+  static constexpr bool has_data = false;
+  static constexpr bool may_poison = false;
+  T value;
+  TL_FN explicit scalar_expr(T v) : value(v) {}
+  template <int R>
+  TL_FN lane_t<T> eval(const pos<R>&) const {
+    return static_cast<lane_t<T>>(value);
+  }
+  template <int R>
+  TL_FN bool poison(const pos<R>&) const {
+    return false;
+  }
+};
+
+template <int N>
+struct arange_expr : expr_base<arange_expr<N>> {
+  using value_type = int;
+  using shape_type = shape<N>;
+  static constexpr bool has_data = false;
+  static constexpr bool may_poison = false;
+  TL_FN index_t eval(const pos<1>& p) const { return p.c[0]; }
+  TL_FN bool poison(const pos<1>&) const { return false; }
+};
+
+template <class T, class S>
+struct full_expr : expr_base<full_expr<T, S>> {
+  using value_type = T;
+  using shape_type = S;
+  static constexpr bool has_data = false;
+  static constexpr bool may_poison = false;
+  T value;
+  TL_FN explicit full_expr(T v) : value(v) {}
+  TL_FN lane_t<T> eval(const pos<S::rank>&) const { return static_cast<lane_t<T>>(value); }
+  TL_FN bool poison(const pos<S::rank>&) const { return false; }
+};
+
+// Triton's "weak" scalars: a C++ scalar next to a tile takes the tile's type when both are of the
+// same kind, so `x * 0.5` keeps a float tile float and `rows * 2` keeps an int tile int.
+template <class Scalar, class TileValue>
+using weak_scalar_t = std::conditional_t<
+    std::is_same_v<Scalar, bool>, bool,
+    std::conditional_t<std::is_floating_point_v<TileValue>, TileValue,
+                       std::conditional_t<std::is_floating_point_v<Scalar>, float,
+                                          std::conditional_t<std::is_same_v<TileValue, bool>,
+                                                             int, TileValue>>>>;
+
+// A kernel operand as a node child: expressions as stored_t, scalars as scalar_expr with the weak
+// type they take next to `Other`.
+template <class X, class Other, bool = is_expr_v<X>>
+struct operand {
+  using type = stored_t<X>;
+};
+template <class X, class Other>
+struct operand<X, Other, false> {
+  using O = std::remove_cvref_t<Other>;
+  using value_type = std::conditional_t<is_expr_v<O>, weak_scalar_t<X, value_of_t<O>>, X>;
+  using type = scalar_expr<value_type>;
+};
+template <class X, class Other>
+using operand_t = typename operand<std::remove_cvref_t<X>, Other>::type;
+
+template <class X, class Other>
+TL_FN decltype(auto) as_operand(const X& x) {
+  if constexpr (is_expr_v<X>) return (x);
+  else return operand_t<X, Other>(static_cast<typename operand_t<X, Other>::value_type>(x));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interior nodes
+
+template <class Op, class A>
+struct unary_expr : expr_base<unary_expr<Op, A>> {
+  using a_type = std::remove_cvref_t<A>;
+  using shape_type = typename a_type::shape_type;
+  using value_type = decltype(Op{}(std::declval<typename a_type::value_type>()));
+  static constexpr bool has_data = a_type::has_data;
+  static constexpr bool may_poison = a_type::may_poison;
+  A a;
+  TL_FN explicit unary_expr(const a_type& x) : a(x) {}
+  TL_FN auto eval(const pos<shape_type::rank>& p) const {
+    return static_cast<lane_t<value_type>>(Op{}(a.eval(p)));
+  }
+  TL_FN bool poison(const pos<shape_type::rank>& p) const {
+    if constexpr (may_poison) return a.poison(p);
+    return false;
+  }
+};
+
+template <class Op, class A, class B>
+struct binary_expr : expr_base<binary_expr<Op, A, B>> {
+  using a_type = std::remove_cvref_t<A>;
+  using b_type = std::remove_cvref_t<B>;
+  using shape_type = broadcast_t<typename a_type::shape_type, typename b_type::shape_type>;
+  using value_type = decltype(Op{}(std::declval<typename a_type::value_type>(),
+                                   std::declval<typename b_type::value_type>()));
+  static constexpr bool has_data = a_type::has_data || b_type::has_data;
+  static constexpr bool may_poison =
+      a_type::may_poison || b_type::may_poison || Op::template may_poison<value_type>;
+  A a;
+  B b;
+  TL_FN binary_expr(const a_type& x, const b_type& y) : a(x), b(y) {}
+  TL_FN auto eval(const pos<shape_type::rank>& p) const {
+    return static_cast<lane_t<value_type>>(
+        Op{}(a.eval(broadcast_pos<typename a_type::shape_type, shape_type>(p)),
+             b.eval(broadcast_pos<typename b_type::shape_type, shape_type>(p))));
+  }
+  TL_FN bool poison(const pos<shape_type::rank>& p) const {
+    if constexpr (may_poison) {
+      const auto pa = broadcast_pos<typename a_type::shape_type, shape_type>(p);
+      const auto pb = broadcast_pos<typename b_type::shape_type, shape_type>(p);
+      if (a.poison(pa) || b.poison(pb)) return true;
+      if constexpr (Op::template may_poison<value_type>) return Op::poisons(b.eval(pb));
+    }
+    return false;
+  }
+};
+
+template <class C, class A, class B>
+struct where_expr : expr_base<where_expr<C, A, B>> {
+  using c_type = std::remove_cvref_t<C>;
+  using a_type = std::remove_cvref_t<A>;
+  using b_type = std::remove_cvref_t<B>;
+  using shape_type = broadcast_t<typename c_type::shape_type, typename a_type::shape_type,
+                                 typename b_type::shape_type>;
+  using value_type =
+      std::common_type_t<typename a_type::value_type, typename b_type::value_type>;
+  static constexpr bool has_data = c_type::has_data || a_type::has_data || b_type::has_data;
+  static constexpr bool may_poison = c_type::may_poison || a_type::may_poison || b_type::may_poison;
+  C c;
+  A a;
+  B b;
+  TL_FN where_expr(const c_type& cond, const a_type& x, const b_type& y) : c(cond), a(x), b(y) {}
+  TL_FN auto eval(const pos<shape_type::rank>& p) const {
+    using L = lane_t<value_type>;
+    return c.eval(broadcast_pos<typename c_type::shape_type, shape_type>(p))
+               ? static_cast<L>(a.eval(broadcast_pos<typename a_type::shape_type, shape_type>(p)))
+               : static_cast<L>(b.eval(broadcast_pos<typename b_type::shape_type, shape_type>(p)));
+  }
+  // Only the chosen side matters: where(mask, x, 0) is how poison is cleaned up.
+  TL_FN bool poison(const pos<shape_type::rank>& p) const {
+    if constexpr (may_poison) {
+      const auto pc = broadcast_pos<typename c_type::shape_type, shape_type>(p);
+      if (c.poison(pc)) return true;
+      return c.eval(pc) ? a.poison(broadcast_pos<typename a_type::shape_type, shape_type>(p))
+                        : b.poison(broadcast_pos<typename b_type::shape_type, shape_type>(p));
+    }
+    return false;
+  }
+};
+
+template <class T, class A>
+struct cast_expr : expr_base<cast_expr<T, A>> {
+  using a_type = std::remove_cvref_t<A>;
+  using shape_type = typename a_type::shape_type;
+  using value_type = T;
+  static constexpr bool has_data = a_type::has_data;
+  static constexpr bool may_poison = a_type::may_poison;
+  A a;
+  TL_FN explicit cast_expr(const a_type& x) : a(x) {}
+  TL_FN lane_t<T> eval(const pos<shape_type::rank>& p) const {
+    return static_cast<lane_t<T>>(static_cast<T>(a.eval(p)));
+  }
+  TL_FN bool poison(const pos<shape_type::rank>& p) const {
+    if constexpr (may_poison) return a.poison(p);
+    return false;
+  }
+};
+
+namespace detail {
+template <int Axis, class S, std::size_t... I>
+auto expanded_shape(std::index_sequence<I...>)
+    -> shape<(I < Axis ? S::dims[I] : I == Axis ? 1 : S::dims[I - 1])...>;
+}  // namespace detail
+
+// A new axis of size 1 at position Axis: expand_dims<1>(x) is Triton's x[:, None] for 1-D x.
+template <int Axis, class A>
+struct expand_expr : expr_base<expand_expr<Axis, A>> {
+  using a_type = std::remove_cvref_t<A>;
+  using a_shape = typename a_type::shape_type;
+  static_assert(Axis >= 0 && Axis <= a_shape::rank, "tl::expand_dims: axis out of range");
+  using shape_type =
+      decltype(detail::expanded_shape<Axis, a_shape>(std::make_index_sequence<a_shape::rank + 1>{}));
+  using value_type = typename a_type::value_type;
+  static constexpr bool has_data = a_type::has_data;
+  static constexpr bool may_poison = a_type::may_poison;
+  A a;
+  TL_FN explicit expand_expr(const a_type& x) : a(x) {}
+  TL_FN pos<a_shape::rank> inner(const pos<shape_type::rank>& p) const {
+    pos<a_shape::rank> q{};
+    q.slot = -1;
+    for (int i = 0, j = 0; i < shape_type::rank; ++i)
+      if (i != Axis) q.c[j++] = p.c[i];
+    return q;
+  }
+  TL_FN auto eval(const pos<shape_type::rank>& p) const { return a.eval(inner(p)); }
+  TL_FN bool poison(const pos<shape_type::rank>& p) const {
+    if constexpr (may_poison) return a.poison(inner(p));
+    return false;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Operations on lanes
+
+namespace op {
+
+struct no_poison {
+  template <class T>
+  static constexpr bool may_poison = false;
+};
+
+#define TL_BINARY_OP(name, expr)                      \
+  struct name : no_poison {                           \
+    template <class A, class B>                       \
+    TL_FN constexpr auto operator()(A a, B b) const { \
+      return expr;                                    \
+    }                                                 \
+  };
+TL_BINARY_OP(add, a + b)
+TL_BINARY_OP(sub, a - b)
+TL_BINARY_OP(mul, a * b)
+TL_BINARY_OP(less, a < b)
+TL_BINARY_OP(less_equal, a <= b)
+TL_BINARY_OP(greater, a > b)
+TL_BINARY_OP(greater_equal, a >= b)
+TL_BINARY_OP(equal, a == b)
+TL_BINARY_OP(not_equal, a != b)
+TL_BINARY_OP(maximum, a < b ? b : a)
+TL_BINARY_OP(minimum, b < a ? b : a)
+#undef TL_BINARY_OP
+
+// Masks combine as booleans; integers combine bitwise.
+struct bit_and : no_poison {
+  template <class A, class B>
+  TL_FN constexpr auto operator()(A a, B b) const {
+    if constexpr (std::is_same_v<A, bool> && std::is_same_v<B, bool>) return a && b;
+    else return a & b;
+  }
+};
+struct bit_or : no_poison {
+  template <class A, class B>
+  TL_FN constexpr auto operator()(A a, B b) const {
+    if constexpr (std::is_same_v<A, bool> && std::is_same_v<B, bool>) return a || b;
+    else return a | b;
+  }
+};
+struct bit_not {
+  template <class A>
+  TL_FN constexpr auto operator()(A a) const {
+    if constexpr (std::is_same_v<A, bool>) return !a;
+    else return ~a;
+  }
+};
+
+// Integer division by zero gives poison (and no trap); floats follow IEEE.
+struct div {
+  template <class T>
+  static constexpr bool may_poison = std::is_integral_v<T>;
+  template <class B>
+  TL_FN static constexpr bool poisons(B b) {
+    return std::is_integral_v<B> && b == B(0);
+  }
+  template <class A, class B>
+  TL_FN constexpr auto operator()(A a, B b) const {
+    if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) return b == B(0) ? A(0) * b : a / b;
+    else return a / b;
+  }
+};
+struct mod {
+  template <class T>
+  static constexpr bool may_poison = std::is_integral_v<T>;
+  template <class B>
+  TL_FN static constexpr bool poisons(B b) {
+    return b == B(0);
+  }
+  template <class A, class B>
+  TL_FN constexpr auto operator()(A a, B b) const {
+    if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) return b == B(0) ? A(0) * b : a % b;
+    else return std::fmod(a, b);
+  }
+};
+
+struct negate {
+  template <class A>
+  TL_FN constexpr auto operator()(A a) const { return -a; }
+};
+
+#define TL_FLOAT_FN(name, fexpr, dexpr)                         \
+  struct name {                                                 \
+    template <class A>                                          \
+    TL_FN auto operator()(A a) const {                          \
+      if constexpr (std::is_same_v<A, double>) return dexpr;    \
+      else return fexpr;                                        \
+    }                                                           \
+  };
+TL_FLOAT_FN(exp, ::expf(static_cast<float>(a)), ::exp(a))
+TL_FLOAT_FN(exp2, ::exp2f(static_cast<float>(a)), ::exp2(a))
+TL_FLOAT_FN(log, ::logf(static_cast<float>(a)), ::log(a))
+TL_FLOAT_FN(log2, ::log2f(static_cast<float>(a)), ::log2(a))
+TL_FLOAT_FN(sqrt, ::sqrtf(static_cast<float>(a)), ::sqrt(a))
+TL_FLOAT_FN(sin, ::sinf(static_cast<float>(a)), ::sin(a))
+TL_FLOAT_FN(cos, ::cosf(static_cast<float>(a)), ::cos(a))
+#undef TL_FLOAT_FN
+
+struct abs {
+  template <class A>
+  TL_FN auto operator()(A a) const {
+    return a < A(0) ? -a : a;
+  }
+};
+
+}  // namespace op
+
+// ---------------------------------------------------------------------------------------------
+// Building nodes: lazy when every operand is lazy, evaluated at once when any operand is data.
+
+template <class E>
+TL_FN auto finish(const E& node) {
+  if constexpr (E::has_data) return materialize(node);
+  else return node;
+}
+
+template <class Op, class A>
+TL_FN auto make_unary(const A& a) {
+  return finish(unary_expr<Op, operand_t<A, A>>(a));
+}
+
+template <class Op, class A, class B>
+TL_FN auto make_binary(const A& a, const B& b) {
+  return finish(binary_expr<Op, operand_t<A, B>, operand_t<B, A>>(as_operand<A, B>(a),
+                                                                   as_operand<B, A>(b)));
+}
+
+template <class A, class B>
+concept tile_operands = (is_expr_v<A> || is_expr_v<B>) && (is_expr_v<A> || is_scalar_v<A>) &&
+                        (is_expr_v<B> || is_scalar_v<B>);
+
+#define TL_OPERATOR(sym, Op)                                   \
+  template <class A, class B>                                  \
+    requires tile_operands<A, B>                               \
+  TL_FN auto operator sym(const A& a, const B& b) {            \
+    return make_binary<op::Op>(a, b);                          \
+  }
+TL_OPERATOR(+, add)
+TL_OPERATOR(-, sub)
+TL_OPERATOR(*, mul)
+TL_OPERATOR(/, div)
+TL_OPERATOR(%, mod)
+TL_OPERATOR(<, less)
+TL_OPERATOR(<=, less_equal)
+TL_OPERATOR(>, greater)
+TL_OPERATOR(>=, greater_equal)
+TL_OPERATOR(==, equal)
+TL_OPERATOR(!=, not_equal)
+TL_OPERATOR(&, bit_and)
+TL_OPERATOR(|, bit_or)
+#undef TL_OPERATOR
+
+template <class A>
+  requires is_expr_v<A>
+TL_FN auto operator-(const A& a) {
+  return make_unary<op::negate>(a);
+}
+template <class A>
+  requires is_expr_v<A>
+TL_FN auto operator~(const A& a) {
+  return make_unary<op::bit_not>(a);
+}
+template <class A>
+  requires is_expr_v<A>
+TL_FN auto operator!(const A& a) {
+  static_assert(std::is_same_v<value_of_t<A>, bool>, "tl: ! applies to masks (bool tiles)");
+  return make_unary<op::bit_not>(a);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creation and elementwise functions (triton.language names)
+
+template <int N>
+TL_FN arange_expr<N> arange() {
+  static_assert(is_power_of_two(N), "tl::arange<N>: N must be a power of two, as in Triton");
+  return {};
+}
+
+template <int... Dims, class T>
+TL_FN full_expr<T, shape<Dims...>> full(T value) {
+  static_assert(std::is_arithmetic_v<T>, "tl::full: the value must be a number or a bool");
+  return full_expr<T, shape<Dims...>>(value);
+}
+
+template <class T, int... Dims>
+TL_FN full_expr<T, shape<Dims...>> zeros() {
+  return full_expr<T, shape<Dims...>>(T(0));
+}
+
+template <int Axis, class E>
+TL_FN auto expand_dims(E&& e) {
+  static_assert(is_expr_v<E>, "tl::expand_dims takes a tile");
+  using A = std::remove_cvref_t<E>;
+  return finish(expand_expr<Axis, stored_t<A>>(e));
+}
+
+template <class T, class E>
+TL_FN auto cast(const E& e) {
+  if constexpr (is_expr_v<E>) return finish(cast_expr<T, stored_t<E>>(e));
+  else return static_cast<T>(e);
+}
+
+template <class C, class A, class B>
+TL_FN auto where(const C& c, const A& a, const B& b) {
+  static_assert(is_expr_v<C> || std::is_same_v<C, bool>, "tl::where: the condition is a mask");
+  // Each side is typed next to the other, so where(m, x, 0) stays a float tile for float x.
+  return finish(where_expr<operand_t<C, C>, operand_t<A, B>, operand_t<B, A>>(
+      as_operand<C, C>(c), as_operand<A, B>(a), as_operand<B, A>(b)));
+}
+
+template <class A, class B>
+  requires tile_operands<A, B>
+TL_FN auto maximum(const A& a, const B& b) {
+  return make_binary<op::maximum>(a, b);
+}
+template <class A, class B>
+  requires tile_operands<A, B>
+TL_FN auto minimum(const A& a, const B& b) {
+  return make_binary<op::minimum>(a, b);
+}
+
+#define TL_UNARY_FN(name)                 \
+  template <class A>                      \
+    requires is_expr_v<A>                 \
+  TL_FN auto name(const A& a) {           \
+    return make_unary<op::name>(a);       \
+  }
+TL_UNARY_FN(exp)
+TL_UNARY_FN(exp2)
+TL_UNARY_FN(log)
+TL_UNARY_FN(log2)
+TL_UNARY_FN(sqrt)
+TL_UNARY_FN(abs)
+TL_UNARY_FN(sin)
+TL_UNARY_FN(cos)
+#undef TL_UNARY_FN
+
+// Ceiling division, for grid sizes and loop bounds.
+template <class A, class B>
+  requires std::is_integral_v<A> && std::is_integral_v<B>
+TL_FN constexpr auto cdiv(A a, B b) {
+  return (a + b - 1) / b;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pointer tiles: a backend pointer plus a tile of element offsets.
+
+template <class P>
+struct is_ptr : std::false_type {};
+template <class P>
+inline constexpr bool is_ptr_v = is_ptr<std::remove_cvref_t<P>>::value;
+
+template <class P, class Off>
+struct ptr_expr {
+  using pointer_type = P;
+  using element_type = typename P::element_type;
+  using offsets_type = Off;
+  using shape_type = typename Off::shape_type;
+  static_assert(std::is_integral_v<typename Off::value_type> &&
+                    !std::is_same_v<typename Off::value_type, bool>,
+                "tl: pointer offsets must be integer tiles");
+  P base;
+  Off offsets;
+};
+
+template <class P>
+struct is_ptr_expr : std::false_type {};
+template <class P, class Off>
+struct is_ptr_expr<ptr_expr<P, Off>> : std::true_type {};
+template <class P>
+inline constexpr bool is_ptr_expr_v = is_ptr_expr<std::remove_cvref_t<P>>::value;
+
+template <class P, class E>
+TL_FN auto make_ptr_expr(const P& base, const E& offsets) {
+  if constexpr (has_data_v<E>) {
+    using Held = std::remove_cvref_t<decltype(materialize(offsets))>;
+    return ptr_expr<P, Held>{base, Held(offsets)};
+  } else {
+    return ptr_expr<P, std::remove_cvref_t<E>>{base, offsets};
+  }
+}
+
+template <class P, class E>
+  requires is_ptr_v<P> && is_expr_v<E>
+TL_FN auto operator+(const P& p, const E& offsets) {
+  return make_ptr_expr(p, offsets);
+}
+template <class E, class P>
+  requires is_ptr_v<P> && is_expr_v<E>
+TL_FN auto operator+(const E& offsets, const P& p) {
+  return make_ptr_expr(p, offsets);
+}
+template <class PE, class E>
+  requires is_ptr_expr_v<PE> && (is_expr_v<E> || std::is_integral_v<E>)
+TL_FN auto operator+(const PE& p, const E& more) {
+  return make_ptr_expr(p.base, p.offsets + more);
+}
+template <class E, class PE>
+  requires is_ptr_expr_v<PE> && (is_expr_v<E> || std::is_integral_v<E>)
+TL_FN auto operator+(const E& more, const PE& p) {
+  return make_ptr_expr(p.base, p.offsets + more);
+}
+template <class PE, class E>
+  requires is_ptr_expr_v<PE> && (is_expr_v<E> || std::is_integral_v<E>)
+TL_FN auto operator-(const PE& p, const E& less) {
+  return make_ptr_expr(p.base, p.offsets - less);
+}
+
+// A single pointer as a rank-0 pointer tile.
+template <class P>
+TL_FN auto as_ptr_expr(const P& p) {
+  if constexpr (is_ptr_expr_v<P>) return p;
+  else return ptr_expr<P, scalar_expr<int>>{p, scalar_expr<int>(0)};
+}
+
+// Tag for reductions that keep the reduced axis with size 1 (Triton's keep_dims=True).
+struct keep_dims_t {};
+inline constexpr keep_dims_t keep_dims{};
+
+}  // namespace TL_ABI
+}  // namespace tl
