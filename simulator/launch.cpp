@@ -36,6 +36,12 @@ std::vector<int> program_order(long long count, const launch_options& options) {
   return ids;
 }
 
+namespace {
+std::array<int, 3>* program_tracker = nullptr;
+}
+
+void set_program_tracker(std::array<int, 3>* tracker) { program_tracker = tracker; }
+
 void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& options) {
   ctx.grid = grid;
   ctx.op_budget = options.op_budget;
@@ -46,6 +52,7 @@ void enter_program(context& ctx, int linear) {
   ctx.program = {linear % ctx.grid[0], (linear / ctx.grid[0]) % ctx.grid[1],
                  linear / (ctx.grid[0] * ctx.grid[1])};
   ctx.ops = 0;
+  if (program_tracker) *program_tracker = ctx.program;
 }
 
 diagnostic crash_diagnostic(const context& ctx, const std::string& what) {

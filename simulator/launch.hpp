@@ -39,6 +39,10 @@ template <class Program>
 launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
                        const std::vector<buffer*>& buffers, Program&& program);
 
+// While set, every program's id is written here as it starts: a supervisor that survives a crash
+// of the simulated kernel can then say which program crashed.
+void set_program_tracker(std::array<int, 3>* tracker);
+
 // Implementation -----------------------------------------------------------------------------
 
 void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& options);

@@ -1,0 +1,302 @@
+#include "checker/check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "checker/gpu.hpp"
+
+namespace tp {
+
+using tl::sim::diagnostic;
+namespace kind = tl::sim::kind;
+
+const char* impl_name(impl which) { return which == impl::stub ? "stub" : "solution"; }
+
+const tl::sim::buffer& run_facts::buffer(const std::string& name) const {
+  for (const auto& b : buffers)
+    if (b.name() == name) return b;
+  throw std::logic_error("no buffer named " + name);
+}
+
+std::string puzzle_report::case_label() const {
+  std::ostringstream s;
+  if (!spec) return {};
+  for (std::size_t i = 0; i < sizes.size() && i < spec->size_names.size(); ++i)
+    s << (i ? ", " : "") << spec->size_names[i] << "=" << sizes[i];
+  for (std::size_t i = 0; i < blocks.size() && i < spec->block_names.size(); ++i)
+    s << ", " << spec->block_names[i] << "=" << blocks[i];
+  if (!order.empty()) s << ", order " << order;
+  return s.str();
+}
+
+case_data make_case(const puzzle_spec& spec, const std::vector<int>& sizes, std::uint64_t seed,
+                    std::size_t case_index) {
+  case_data data;
+  for (std::size_t t = 0; t < spec.tensors.size(); ++t) {
+    const auto& ts = spec.tensors[t];
+    tensor x;
+    x.name = ts.name;
+    x.output = ts.output;
+    x.shape = ts.shape(sizes);
+    x.values.assign(static_cast<std::size_t>(x.count()), 0.0f);
+    if (!ts.output && ts.fill) {
+      rng random(mix_seed(seed, case_index, t));
+      ts.fill(x.values, random);
+    }
+    data.tensors.push_back(std::move(x));
+  }
+  data.expected = data.tensors;
+  spec.reference(sizes, data.expected);
+  return data;
+}
+
+namespace {
+
+std::string coords_of(const tensor& t, long long offset) {
+  std::vector<long long> c(t.shape.size());
+  for (std::size_t a = t.shape.size(); a-- > 0;) {
+    c[a] = offset % t.shape[a];
+    offset /= t.shape[a];
+  }
+  std::ostringstream s;
+  s << "[";
+  for (std::size_t i = 0; i < c.size(); ++i) s << (i ? ", " : "") << c[i];
+  s << "]";
+  return s.str();
+}
+
+// A small picture of where the wrong elements are: '#' wrong, '.' right.
+std::string wrong_map(const tensor& t, const std::vector<bool>& wrong) {
+  const long long cols_total = t.shape.empty() ? 1 : t.shape.back();
+  const long long rows_total = t.count() / std::max(1LL, cols_total);
+  const long long rows = std::min(rows_total, 16LL), cols = std::min(cols_total, 64LL);
+  std::ostringstream s;
+  s << "    map of " << t.name << " (" << rows_total << " x " << cols_total << " elements as "
+    << rows << " x " << cols << " cells, # = wrong):\n";
+  for (long long r = 0; r < rows; ++r) {
+    s << "      ";
+    const long long r0 = r * rows_total / rows, r1 = (r + 1) * rows_total / rows;
+    for (long long c = 0; c < cols; ++c) {
+      const long long c0 = c * cols_total / cols, c1 = (c + 1) * cols_total / cols;
+      bool any = false;
+      for (long long i = r0; i < r1 && !any; ++i)
+        for (long long j = c0; j < c1 && !any; ++j) any = wrong[i * cols_total + j];
+      s << (any ? '#' : '.');
+    }
+    s << "\n";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::vector<tensor>& got,
+                                          const std::vector<tensor>& expected,
+                                          const std::string& where) {
+  for (std::size_t t = 0; t < got.size(); ++t) {
+    if (!got[t].output) continue;
+    const tensor& y = got[t];
+    const tensor& r = expected[t];
+    const long long n = y.count();
+    std::vector<bool> wrong(n, false);
+    long long wrong_count = 0, nonfinite = 0, first_nonfinite = -1;
+    std::vector<std::pair<double, long long>> worst;
+    for (long long i = 0; i < n; ++i) {
+      const double yi = y.values[i], ri = r.values[i];
+      if (!std::isfinite(yi) && std::isfinite(ri)) {
+        if (first_nonfinite < 0) first_nonfinite = i;
+        ++nonfinite;
+        wrong[i] = true;
+        ++wrong_count;
+        continue;
+      }
+      const double err = std::abs(yi - ri);
+      if (!(err <= spec.atol + spec.rtol * std::abs(ri)) && !(yi == ri)) {
+        wrong[i] = true;
+        ++wrong_count;
+        worst.emplace_back(err, i);
+      }
+    }
+    if (wrong_count == 0) continue;
+    diagnostic d;
+    d.buffer = y.name;
+    std::ostringstream s;
+    if (nonfinite > 0) {
+      d.kind = kind::nan_inf;
+      s << "nan-inf: " << where << ": " << nonfinite << " of " << n << " elements of " << y.name
+        << " are NaN or infinite where the reference is finite; the first is " << y.name
+        << coords_of(y, first_nonfinite) << " = " << y.values[first_nonfinite] << " (expected "
+        << r.values[first_nonfinite] << ").\n"
+        << "  Overflow in exp? Subtract the row's maximum before exponentiating. Division by "
+           "zero? Check what the denominator sums.\n";
+    } else {
+      d.kind = kind::wrong_result;
+      std::sort(worst.begin(), worst.end(), std::greater<>());
+      s << "wrong-result: " << where << ": " << wrong_count << " of " << n << " elements of "
+        << y.name << " differ from the reference (rtol " << spec.rtol << ", atol " << spec.atol
+        << "). The worst:\n";
+      for (std::size_t k = 0; k < worst.size() && k < 5; ++k) {
+        const long long i = worst[k].second;
+        s << "    " << y.name << coords_of(y, i) << ": yours " << y.values[i] << ", expected "
+          << r.values[i] << "\n";
+      }
+    }
+    s << wrong_map(y, wrong);
+    d.message = s.str();
+    while (!d.message.empty() && d.message.back() == '\n') d.message.pop_back();
+    return d;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::vector<tensor_counters> counters_of(const std::vector<tl::sim::buffer>& buffers) {
+  std::vector<tensor_counters> out;
+  for (const auto& b : buffers) {
+    const auto& c = b.counters;
+    out.push_back({b.name(), c.loads, c.stores, c.load_bytes + c.store_bytes,
+                   c.masked_loads + c.masked_stores, c.max_element_reads, c.max_program_loads});
+  }
+  return out;
+}
+
+std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const sim_outcome& run,
+                                          const std::vector<tensor>& tensors,
+                                          const std::string& where) {
+  long long stores = 0;
+  for (const auto& b : run.buffers) stores += b.counters.stores;
+  if (stores == 0) {
+    diagnostic d;
+    d.kind = kind::not_solved;
+    d.message = "not-solved: the kernel stores nothing yet. Write it in " + spec.stub_file +
+                " (the puzzle is explained in " + spec.doc_file + ").";
+    return d;
+  }
+  for (std::size_t t = 0; t < tensors.size(); ++t) {
+    if (!tensors[t].output) continue;
+    const auto& b = run.buffers[t];
+    const long long missing = b.unwritten_count();
+    if (missing == 0) continue;
+    diagnostic d;
+    d.kind = kind::unwritten_output;
+    d.buffer = b.name();
+    std::ostringstream s;
+    s << "unwritten-output: " << where << ": " << missing << " of " << b.count()
+      << " elements of " << b.name() << " were never written. The first:";
+    int shown = 0;
+    std::vector<bool> wrong(b.count(), false);
+    for (long long i = 0; i < b.count(); ++i) {
+      if (b.writer[i] != tl::sim::never_written) continue;
+      wrong[i] = true;
+      if (shown++ < 4) s << " " << b.name() << b.coords_of(i);
+    }
+    s << "\n  Does the grid cover every element, and does the mask let the last block's lanes "
+         "through?\n"
+      << wrong_map(tensors[t], wrong);
+    d.message = s.str();
+    while (d.message.back() == '\n') d.message.pop_back();
+    return d;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options) {
+  puzzle_report report;
+  report.spec = &spec;
+  report.which = options.which;
+  tl::sim::launch_options launch;
+  launch.op_budget = options.op_budget;
+
+  auto fail = [&](diagnostic d) {
+    report.status = d.kind == kind::not_solved ? status::not_solved : status::failed;
+    report.diagnostics.push_back(std::move(d));
+    return report;
+  };
+
+  std::vector<case_data> cases;
+  for (std::size_t c = 0; c < spec.cases.size(); ++c)
+    cases.push_back(make_case(spec, spec.cases[c], options.seed, c));
+
+  for (const auto& kernel : spec.kernels) {
+    for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+      for (auto order : options.orders) {
+        report.sizes = spec.cases[c];
+        report.blocks = kernel.blocks;
+        report.order = tl::sim::order_name(order);
+        const std::string where = "case " + report.case_label();
+        if (options.on_case) options.on_case(where);
+        auto tensors = cases[c].tensors;
+        launch_request request;
+        request.grid = spec.grid(spec.cases[c], kernel.blocks);
+        request.tensors = &tensors;
+        request.sizes = spec.cases[c];
+        launch.order = order;
+        launch.seed = mix_seed(options.seed, c, 0x5eed);
+        sim_outcome run = kernel.get(options.which)(request, launch);
+        ++report.runs;
+        report.counters = counters_of(run.buffers);
+        if (run.result.error) {
+          diagnostic d = *run.result.error;
+          d.message += "\n  (" + where + ")";
+          return fail(std::move(d));
+        }
+        if (auto d = check_clean_run(spec, run, tensors, where)) return fail(*d);
+        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
+        run_facts facts{spec.cases[c], kernel.blocks, request.grid, run.buffers};
+        for (const auto& b : spec.budgets) {
+          if (auto complaint = b.check(facts)) {
+            diagnostic d;
+            d.kind = kind::efficiency_budget;
+            d.message = "efficiency-budget: " + where + ": " + *complaint + "\n  The budget: " +
+                        b.description;
+            return fail(d);
+          }
+        }
+      }
+    }
+  }
+
+  if (options.gpu) {
+    for (const auto& kernel : spec.kernels) {
+      auto launcher = gpu::find(spec.id, options.which, kernel.blocks);
+      if (!launcher) {
+        report.gpu_note = "not yet on the GPU: checked in the simulator only";
+        break;
+      }
+      for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+        report.sizes = spec.cases[c];
+        report.blocks = kernel.blocks;
+        report.order.clear();
+        const std::string where = "on the GPU, case " + report.case_label();
+        if (options.on_case) options.on_case(where);
+        auto tensors = cases[c].tensors;
+        for (auto& t : tensors)
+          if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
+        launch_request request;
+        request.grid = spec.grid(spec.cases[c], kernel.blocks);
+        request.tensors = &tensors;
+        request.sizes = spec.cases[c];
+        const std::string error = launcher(request);
+        ++report.gpu_runs;
+        if (!error.empty()) {
+          diagnostic d;
+          d.kind = kind::crash;
+          d.message = "crash: " + where + ": " + error;
+          return fail(d);
+        }
+        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
+      }
+    }
+    if (report.gpu_note.empty())
+      report.gpu_note = "matches the reference on the GPU (" + std::to_string(report.gpu_runs) +
+                        " runs)";
+  }
+  report.status = status::solved;
+  return report;
+}
+
+}  // namespace tp

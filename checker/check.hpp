@@ -1,0 +1,68 @@
+// Checking one puzzle: every case, every block size, every program order, then the GPU.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "checker/spec.hpp"
+#include "simulator/launch.hpp"
+
+namespace tp {
+
+struct check_options {
+  impl which = impl::stub;
+  std::uint64_t seed = 0;
+  std::vector<tl::sim::order> orders{tl::sim::order::forward, tl::sim::order::reverse,
+                                     tl::sim::order::shuffle};
+  bool gpu = false;
+  unsigned long long op_budget = 1ull << 20;
+  // Called before each run with a description of the case, e.g. to report where a crash happened.
+  std::function<void(const std::string&)> on_case;
+};
+
+struct tensor_counters {
+  std::string name;
+  long long loads = 0, stores = 0, bytes = 0;
+  long long masked = 0;
+  int max_element_reads = 0;
+  long long max_program_loads = 0;
+};
+
+enum class status { solved, not_solved, failed };
+
+struct puzzle_report {
+  const puzzle_spec* spec = nullptr;
+  impl which = impl::stub;
+  tp::status status = status::failed;
+  std::vector<tl::sim::diagnostic> diagnostics;
+  // The case the report is about: the failing one, or the last one checked.
+  std::vector<int> sizes;
+  std::vector<int> blocks;
+  std::string order;
+  std::vector<tensor_counters> counters;
+  int runs = 0;              // simulator runs
+  int gpu_runs = 0;          // GPU runs
+  std::string gpu_note;      // what happened on the GPU, when --gpu was given
+  bool passed() const { return status == status::solved; }
+  std::string case_label() const;
+};
+
+puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options);
+
+// The inputs and expected outputs of one case, as the checker generates them.
+struct case_data {
+  std::vector<tensor> tensors;   // inputs filled, outputs sized
+  std::vector<tensor> expected;  // the reference's outputs (same order as tensors; inputs too)
+};
+case_data make_case(const puzzle_spec& spec, const std::vector<int>& sizes, std::uint64_t seed,
+                    std::size_t case_index);
+
+// Compares outputs with the reference: a nan-inf or wrong-result diagnostic, or nothing.
+std::optional<tl::sim::diagnostic> compare_outputs(const puzzle_spec& spec,
+                                                   const std::vector<tensor>& got,
+                                                   const std::vector<tensor>& expected,
+                                                   const std::string& where);
+
+}  // namespace tp

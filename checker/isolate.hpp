@@ -1,0 +1,22 @@
+// Checking a puzzle in a child process, so that a learner's kernel that crashes or never ends is
+// reported for its puzzle while the other puzzles still run.
+#pragma once
+
+#include "checker/check.hpp"
+
+namespace tp {
+
+struct isolated_report {
+  tp::status status = status::failed;
+  std::string line;     // report_line
+  std::string details;  // report_details
+  std::string json;     // report_json
+};
+
+isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
+                               double timeout_seconds);
+
+// The same strings, from a report made in this process.
+isolated_report summarize(const puzzle_report& report);
+
+}  // namespace tp

@@ -1,0 +1,94 @@
+// A puzzle as the checker sees it: its tensors and sizes, the cases it is checked on, the block
+// sizes its kernel is instantiated with, the reference, the tolerance and the budgets.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/inputs.hpp"
+#include "checker/launch.hpp"
+#include "checker/sim_launch.hpp"
+#include "simulator/diagnostic.hpp"
+
+namespace tp {
+
+enum class impl { stub, solution };
+const char* impl_name(impl which);
+
+// One instantiation of the puzzle's kernel: its block sizes and its simulator launchers.
+struct kernel_entry {
+  std::vector<int> blocks;
+  sim_launcher stub = nullptr;
+  sim_launcher solution = nullptr;
+  sim_launcher get(impl which) const { return which == impl::stub ? stub : solution; }
+};
+
+// Everything a budget check may look at after a clean run.
+struct run_facts {
+  const std::vector<int>& sizes;
+  const std::vector<int>& blocks;
+  std::array<int, 3> grid;
+  const std::vector<tl::sim::buffer>& buffers;  // same order as the puzzle's tensors
+  const tl::sim::buffer& buffer(const std::string& name) const;
+};
+
+struct budget {
+  std::string description;  // what the budget demands, for `show` and the docs
+  // Returns a complaint when the run breaks the budget.
+  std::function<std::optional<std::string>(const run_facts&)> check;
+};
+
+struct tensor_spec {
+  std::string name;
+  bool output = false;
+  std::function<std::vector<long long>(const std::vector<int>& sizes)> shape;
+  // Fills an input; outputs are left alone.
+  std::function<void(std::vector<float>& values, rng& random)> fill;
+};
+
+struct puzzle_spec {
+  std::string id;
+  int number = 0;
+  std::string title;
+  std::string summary;       // one line: what the kernel computes
+  std::string stub_file;     // e.g. "puzzles/vector_add.hpp"
+  std::string doc_file;      // e.g. "docs/puzzles/vector-add.md"
+  std::vector<std::string> size_names;   // the kernel's int parameters, in order
+  std::vector<std::string> block_names;  // the kernel template's parameters, in order
+  std::vector<std::vector<int>> cases;   // size values, one vector per case
+  std::vector<tensor_spec> tensors;      // the kernel's pointer parameters, in order
+  std::function<std::array<int, 3>(const std::vector<int>& sizes, const std::vector<int>& blocks)>
+      grid;
+  // Computes every output tensor's expected values (in double, rounded to float) from the inputs.
+  std::function<void(const std::vector<int>& sizes, std::vector<tensor>& tensors)> reference;
+  double rtol = 1e-5;
+  double atol = 1e-6;
+  std::vector<budget> budgets;
+  std::vector<kernel_entry> kernels;
+};
+
+// Builds the kernel entries of a binding (see checker/bindings/).
+template <class Binding, class... Blocks>
+std::vector<kernel_entry> make_kernel_entries(block_list<Blocks...>) {
+  std::vector<kernel_entry> entries;
+  (
+      [&] {
+        using stub = typename Binding::template stub<Blocks>;
+        using solution = typename Binding::template solution<Blocks>;
+        check_kernel_signature<stub, typename Binding::signature>();
+        check_kernel_signature<solution, typename Binding::signature>();
+        entries.push_back({Blocks::values(), &sim_launch<stub>, &sim_launch<solution>});
+      }(),
+      ...);
+  return entries;
+}
+
+template <class Binding>
+std::vector<kernel_entry> make_kernel_entries() {
+  return make_kernel_entries<Binding>(typename Binding::configs{});
+}
+
+}  // namespace tp

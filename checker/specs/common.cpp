@@ -1,0 +1,85 @@
+#include <sstream>
+
+#include "checker/specs/specs.hpp"
+
+namespace tp::specs {
+
+Eigen::ArrayXd as_array(const tensor& t) {
+  return Eigen::Map<const Eigen::ArrayXf>(t.values.data(), t.count()).cast<double>();
+}
+
+matrix as_matrix(const tensor& t, long long rows, long long cols, long long first) {
+  using fmatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  return Eigen::Map<const fmatrix>(t.values.data() + first, rows, cols).cast<double>();
+}
+
+void set_from(tensor& t, const Eigen::ArrayXd& values) {
+  Eigen::Map<Eigen::ArrayXf>(t.values.data(), t.count()) = values.cast<float>();
+}
+
+void set_from(tensor& t, const matrix& values, long long first) {
+  using fmatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<fmatrix>(t.values.data() + first, values.rows(), values.cols()) =
+      values.cast<float>();
+}
+
+namespace {
+
+std::string plural(long long n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+budget element_access_budget(std::vector<std::string> names, int times, bool reads) {
+  const char* verb = reads ? "read" : "written";
+  budget b;
+  b.description = "each element of " + [&] {
+    std::string s;
+    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? " and " : "") + names[i];
+    return s;
+  }() + " is " + verb + " at most " + plural(times, "time", "times") + " over the whole launch";
+  b.check = [names, times, reads, verb](const run_facts& f) -> std::optional<std::string> {
+    for (const auto& name : names) {
+      const auto& buf = f.buffer(name);
+      const auto& counts = reads ? buf.reads : buf.writes;
+      for (long long i = 0; i < buf.count(); ++i) {
+        if (counts[i] <= times) continue;
+        std::ostringstream s;
+        s << name << buf.coords_of(i) << " was " << verb << " " << counts[i] << " times (at most "
+          << times << " allowed)";
+        if (reads)
+          s << "; " << name << " was loaded " << buf.counters.loads << " times in all for "
+            << buf.count() << " elements";
+        s << ".";
+        return s.str();
+      }
+    }
+    return std::nullopt;
+  };
+  return b;
+}
+
+}  // namespace
+
+budget each_element_read_at_most(std::vector<std::string> names, int times) {
+  return element_access_budget(std::move(names), times, true);
+}
+
+budget each_element_written_at_most(std::vector<std::string> names, int times) {
+  return element_access_budget(std::move(names), times, false);
+}
+
+budget program_loads_at_most(std::string name, std::string description,
+                             std::function<long long(const run_facts&)> limit) {
+  budget b;
+  b.description = std::move(description);
+  b.check = [name, limit](const run_facts& f) -> std::optional<std::string> {
+    const auto& buf = f.buffer(name);
+    const long long allowed = limit(f);
+    if (buf.counters.max_program_loads <= allowed) return std::nullopt;
+    return "a program loaded " + std::to_string(buf.counters.max_program_loads) +
+           " elements of " + name + " (at most " + std::to_string(allowed) + " allowed).";
+  };
+  return b;
+}
+
+}  // namespace tp::specs

@@ -1,0 +1,40 @@
+#include "checker/bindings/vector_add.hpp"
+#include "checker/specs/specs.hpp"
+#include "checker/spec.hpp"
+
+namespace tp::specs {
+
+const puzzle_spec& vector_add() {
+  static const puzzle_spec spec = [] {
+    puzzle_spec s;
+    s.id = bindings::vector_add::id;
+    s.number = 1;
+    s.title = "Vector add";
+    s.summary = "z[i] = x[i] + y[i] over N0 elements, B0 per program";
+    s.stub_file = "puzzles/vector_add.hpp";
+    s.doc_file = "docs/puzzles/vector-add.md";
+    s.size_names = {"N0"};
+    s.block_names = {"B0"};
+    s.cases = {{1}, {2}, {3}, {100}, {1000}, {4099}};
+    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
+    s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r); }},
+                 {"y", false, n0, [](auto& v, rng& r) { fill_signed(v, r); }},
+                 {"z", true, n0, nullptr}};
+    s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
+      return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
+    };
+    s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
+      const auto x = as_array(t[0]), y = as_array(t[1]);
+      set_from(t[2], Eigen::ArrayXd(x + y));
+    };
+    s.rtol = 1e-6;
+    s.atol = 1e-6;
+    s.budgets = {each_element_read_at_most({"x", "y"}, 1),
+                 each_element_written_at_most({"z"}, 1)};
+    s.kernels = make_kernel_entries<bindings::vector_add>();
+    return s;
+  }();
+  return spec;
+}
+
+}  // namespace tp::specs
