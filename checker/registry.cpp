@@ -7,6 +7,10 @@ namespace tp {
 const std::vector<const puzzle_spec*>& all_puzzles() {
   static const std::vector<const puzzle_spec*> puzzles = {
       &specs::vector_add(),
+      &specs::long_softmax_3loop(),
+      &specs::long_softmax_2loop(),
+      &specs::flash_attention_simple(),
+      &specs::matmul(),
   };
   return puzzles;
 }

@@ -1,0 +1,55 @@
+// Puzzle 5: batched matrix multiplication with tl::dot.
+#include "checker/bindings/matmul.hpp"
+#include "checker/spec.hpp"
+#include "checker/specs/specs.hpp"
+
+namespace tp::specs {
+
+const puzzle_spec& matmul() {
+  static const puzzle_spec spec = [] {
+    puzzle_spec s;
+    s.id = bindings::matmul::id;
+    s.number = 5;
+    s.title = "Matmul";
+    s.summary = "z[b] = x[b] @ y[b] for x[N2, N0, MID], y[N2, MID, N1]; a B0 x B1 tile of z per "
+                "program, a loop over MID in steps of B_MID";
+    s.stub_file = "puzzles/matmul.hpp";
+    s.doc_file = "docs/puzzles/matmul.md";
+    s.size_names = {"N0", "N1", "N2", "MID"};
+    s.block_names = {"B0", "B1", "B_MID"};
+    s.cases = {{1, 1, 1, 1}, {17, 18, 2, 19}, {33, 35, 3, 50}, {64, 48, 1, 67}, {40, 70, 2, 35}};
+    s.tensors = {
+        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[0], n[3]}; },
+         [](auto& v, rng& r) { fill_signed(v, r); }},
+        {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[3], n[1]}; },
+         [](auto& v, rng& r) { fill_signed(v, r); }},
+        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[0], n[1]}; },
+         nullptr}};
+    s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
+      return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], (n[1] + b[1] - 1) / b[1], n[2]};
+    };
+    s.reference = [](const std::vector<int>& n, std::vector<tensor>& t) {
+      const long long N0 = n[0], N1 = n[1], N2 = n[2], MID = n[3];
+      for (long long b = 0; b < N2; ++b) {
+        const matrix x = as_matrix(t[0], N0, MID, b * N0 * MID);
+        const matrix y = as_matrix(t[1], MID, N1, b * MID * N1);
+        set_from(t[2], matrix(x * y), b * N0 * N1);
+      }
+    };
+    s.rtol = 1e-4;
+    s.atol = 1e-4;
+    s.budgets = {
+        program_loads_at_most("x", "each program loads its B0 rows of x once per step of B_MID: "
+                                   "at most B0 * MID elements",
+                              [](const run_facts& f) { return 1LL * f.blocks[0] * f.sizes[3]; }),
+        program_loads_at_most("y", "each program loads its B1 columns of y once per step of B_MID: "
+                                   "at most MID * B1 elements",
+                              [](const run_facts& f) { return 1LL * f.sizes[3] * f.blocks[1]; }),
+        each_element_written_at_most({"z"}, 1)};
+    s.kernels = make_kernel_entries<bindings::matmul>();
+    return s;
+  }();
+  return spec;
+}
+
+}  // namespace tp::specs
