@@ -7,10 +7,6 @@
 
 #include "checker/launch.hpp"
 
-namespace tp {
-enum class impl;
-}
-
 namespace tp::gpu {
 
 struct device_status {

@@ -8,6 +8,9 @@
 
 namespace tp {
 
+// Whose kernel runs: the learner's stub (puzzles/) or the reference solution (solutions/).
+enum class impl { stub, solution };
+
 struct tensor {
   std::string name;
   std::vector<long long> shape;

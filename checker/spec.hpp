@@ -15,7 +15,6 @@
 
 namespace tp {
 
-enum class impl { stub, solution };
 const char* impl_name(impl which);
 
 // One instantiation of the puzzle's kernel: its block sizes and its simulator launchers.
