@@ -21,9 +21,14 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 } 2>&1 | tee "$out/gpu.txt"
 cmake -S . -B build-gpu "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
   -DTILEPUZZLES_GPU_TESTS=ON > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build build-gpu -j"$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+cmake --build build-gpu -j"$(nproc)" --target tilepuzzles tilepuzzles_bench_gpu \
+  tilepuzzles_bench_simulator > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
 echo "== ctest (all, GPU tests included)"
-(cd build-gpu && ctest -j8 --output-on-failure 2>&1 | tail -15) | tee "$out/ctest.txt"
+if cmake --build build-gpu -j"$(nproc)" >> "$out/build.log" 2>&1; then
+  (cd build-gpu && ctest -j8 --output-on-failure 2>&1 | tail -15) | tee "$out/ctest.txt"
+else
+  echo "the test suite did not build: see build.log"; grep -E "error" "$out/build.log" | head
+fi
 echo "== tilepuzzles check --gpu --impl solution"
 ./build-gpu/tilepuzzles check --gpu --impl solution 2>&1 | tee "$out/check-gpu.txt"
 echo "exit $?"
