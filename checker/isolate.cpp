@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -67,6 +68,41 @@ isolated_report failure(const puzzle_spec& spec, const check_options& options, c
 }
 
 }  // namespace
+
+gpu::device_status probe_gpu_isolated() {
+  int fds[2];
+  if (::pipe(fds) != 0) return {false, "could not start a process to look for a GPU"};
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return {false, "could not start a process to look for a GPU"};
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    const auto status = gpu::probe();
+    std::string out(1, status.available ? '1' : '0');
+    out += status.description;
+    write_all(fds[1], out);
+    ::close(fds[1]);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string data;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    data.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int wstatus = 0;
+  while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
+  }
+  if (data.empty()) return {false, "looking for a GPU crashed the CUDA runtime"};
+  return {data[0] == '1', data.substr(1)};
+}
 
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
                                double timeout_seconds) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "checker/check.hpp"
+#include "checker/gpu.hpp"
 
 namespace tp {
 
@@ -15,6 +16,10 @@ struct isolated_report {
 
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
                                double timeout_seconds);
+
+// gpu::probe() in a child process. A process that has touched CUDA cannot use it in the children
+// it forks, so the supervising process asks a child whether there is a GPU.
+gpu::device_status probe_gpu_isolated();
 
 // The same strings, from a report made in this process.
 isolated_report summarize(const puzzle_report& report);

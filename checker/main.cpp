@@ -100,7 +100,7 @@ int run_check(const check_args& args) {
   if (args.order == "shuffle") options.orders = {order::shuffle};
 
   if (args.gpu) {
-    const auto device = tp::gpu::probe();
+    const auto device = args.isolate ? tp::probe_gpu_isolated() : tp::gpu::probe();
     if (!device.available) {
       std::cerr << "tilepuzzles: --gpu: " << device.description << "\n";
       return exit_fail;
