@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds everything (the CUDA path too, where nvcc is installed) and runs the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+if [ ! -f build/CMakeCache.txt ]; then
+  cmake -S . -B build
+fi
+cmake --build build -j"$(nproc)"
+ctest --test-dir build --output-on-failure -j"$(nproc)"
