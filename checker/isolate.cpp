@@ -123,6 +123,9 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
   }
   if (child == 0) {
     ::close(fds[0]);
+    // A crash in the kernel must kill the child plainly: crash handlers inherited from the host
+    // (a test framework's, say) would otherwise run here and print or exit as if they were it.
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
     check_options child_options = options;
     child_options.on_case = [where](const std::string& w) {
       std::snprintf(where->where, sizeof where->where, "%s", w.c_str());

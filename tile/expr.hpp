@@ -125,10 +125,20 @@ template <class X, class Other, bool = is_expr_v<X>>
 struct operand {
   using type = stored_t<X>;
 };
+// A scalar next to a tile takes the weak type; next to another scalar (where(m, 1, 2)) it keeps
+// its own. A specialization, not conditional_t, so that value_of_t<int> is never formed.
+template <class X, class O, bool = is_expr_v<O>>
+struct scalar_operand_value {
+  using type = X;
+};
+template <class X, class O>
+struct scalar_operand_value<X, O, true> {
+  using type = weak_scalar_t<X, value_of_t<O>>;
+};
 template <class X, class Other>
 struct operand<X, Other, false> {
   using O = std::remove_cvref_t<Other>;
-  using value_type = std::conditional_t<is_expr_v<O>, weak_scalar_t<X, value_of_t<O>>, X>;
+  using value_type = typename scalar_operand_value<X, O>::type;
   using type = scalar_expr<value_type>;
 };
 template <class X, class Other>
