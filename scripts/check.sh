@@ -12,5 +12,10 @@ if [ ! -f build/CMakeCache.txt ]; then
     { cat build-configure.log; exit 1; }
   rm -f build-configure.log
 fi
-cmake --build build -j"$(nproc)" --target tilepuzzles
+if ! cmake --build build -j"$(nproc)" --target tilepuzzles; then
+  echo >&2
+  echo "compile-error: the build failed; the compiler's first error is above. If it points into" >&2
+  echo "puzzles/, fix that kernel (docs/tl.md lists what tl offers) and run this again." >&2
+  exit 1
+fi
 ./build/tilepuzzles check "$@"
