@@ -27,6 +27,7 @@ struct tensor_counters {
   long long loads = 0, stores = 0, bytes = 0;
   long long masked = 0;
   int max_element_reads = 0;
+  int max_program_element_reads = 0;
   long long max_program_loads = 0;
 };
 

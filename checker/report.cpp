@@ -111,6 +111,7 @@ std::string report_json(const puzzle_report& r) {
     s << (i ? ", " : "") << json_string(c.name) << ": {\"loads\": " << c.loads
       << ", \"stores\": " << c.stores << ", \"bytes\": " << c.bytes
       << ", \"masked_lanes\": " << c.masked << ", \"max_element_reads\": " << c.max_element_reads
+      << ", \"max_program_element_reads\": " << c.max_program_element_reads
       << ", \"max_program_loads\": " << c.max_program_loads << "}";
   }
   s << "}}";

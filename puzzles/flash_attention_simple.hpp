@@ -9,7 +9,8 @@
 namespace puzzles {
 
 // Each program computes B0 outputs z[i] with a single loop over T in blocks of B1, reading each
-// element of k and v once. No T x T scratch: keep running maximum, sum and output per query.
+// element of k and v once. No score matrix in memory: keep a running maximum, sum and output
+// per query.
 template <int B0, int B1>
 struct FlashAttentionSimple {
   static constexpr int num_warps = 4;

@@ -284,10 +284,14 @@ auto load(const P& pointers, const M& mask = {}, const O& other = {},
       return;
     }
     if (w >= 0 && w != me) check.add(check.race_rw, i, p.c, off, "written by program " +
-                                     std::to_string(w) + " in this launch");
+                                     sim::program_string(w) + " in this launch");
     ++buf->counters.loads;
     ++buf->program_loads;
-    buf->reader[off] = me;
+    if (buf->reader[off] != me) {
+      buf->reader[off] = me;
+      buf->program_reads[off] = 0;
+    }
+    if (buf->program_reads[off] != 0xffff) ++buf->program_reads[off];
     if (buf->reads[off] != 0xffff) ++buf->reads[off];
     out.value(i) = data[off];
     out.poisoned(i) = false;
@@ -369,12 +373,12 @@ void store(const P& pointers, const V& values, const M& mask = {},
     }
     const int w = buf->writer[off];
     if (w >= 0 && w != me) {
-      check.add(check.race_ww, i, p.c, off, "already written by program " + std::to_string(w));
+      check.add(check.race_ww, i, p.c, off, "already written by program " + sim::program_string(w));
       return;
     }
     const int r = buf->reader[off];
     if (r >= 0 && r != me) {
-      check.add(check.race_rw, i, p.c, off, "read by program " + std::to_string(r) +
+      check.add(check.race_rw, i, p.c, off, "read by program " + sim::program_string(r) +
                                                 " earlier in this launch");
       return;
     }

@@ -14,6 +14,7 @@ buffer::buffer(std::string name, std::vector<long long> shape, const char* dtype
   writer.assign(count_, initialized ? written_by_host : never_written);
   reader.assign(count_, nobody);
   reads.assign(count_, 0);
+  program_reads.assign(count_, 0);
   writes.assign(count_, 0);
 }
 

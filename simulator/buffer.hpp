@@ -22,6 +22,7 @@ struct buffer_counters {
   long long max_program_loads = 0;   // the most lanes any one program loaded
   long long max_program_stores = 0;
   int max_element_reads = 0;         // the most times any one element was loaded
+  int max_program_element_reads = 0; // the most times one program loaded any one element
   int max_element_writes = 0;
 };
 
@@ -47,6 +48,7 @@ class buffer {
   std::vector<int> writer;             // program that last wrote it, or written_by_host/never_written
   std::vector<int> reader;             // program that last read it, or nobody
   std::vector<std::uint16_t> reads;    // saturating load count
+  std::vector<std::uint16_t> program_reads;  // loads by the program in `reader`, saturating
   std::vector<std::uint16_t> writes;   // saturating store count
 
   buffer_counters counters;

@@ -25,6 +25,12 @@ std::string program_string(const std::array<int, 3>& program) {
   return s.str();
 }
 
+std::string program_string(int linear) {
+  const context& ctx = current_context();
+  return program_string({linear % ctx.grid[0], (linear / ctx.grid[0]) % ctx.grid[1],
+                         linear / (ctx.grid[0] * ctx.grid[1])});
+}
+
 std::string coords_string(const int* c, int rank) {
   std::ostringstream s;
   s << "[";
@@ -91,8 +97,9 @@ void access_check::raise() const {
       {kind::out_of_bounds, "outside the buffer",
        "Mask the lanes that fall outside: pass a mask such as `offsets < N` to this load/store."},
       {kind::poison_store, "poison values",
-       "These values come from lanes a masked load switched off with no `other`. Give that load "
-       "an `other` value, or do not store those lanes."},
+       "Poison comes from lanes a masked load switched off with no `other`, or from a tl::tile "
+       "declared without a value. Give the load an `other`, initialize the tile, or do not store "
+       "those lanes."},
       {kind::uninitialized_read, "elements nothing has written yet",
        "Outputs start poisoned, never zero: read an output only after this program wrote it."},
       {kind::race_write_write, "elements another program already wrote",

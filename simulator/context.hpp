@@ -31,6 +31,8 @@ void set_current_context(context* ctx);
 // "kernels/vector_add.hpp:14", relative to the project when the file is inside it.
 std::string source_string(const std::source_location& loc);
 std::string program_string(const std::array<int, 3>& program);
+// "(x, y, z)" of a program given by its linear id in the current launch.
+std::string program_string(int linear_program);
 std::string coords_string(const int* c, int rank);
 
 // Collects the offending lanes of one load or store and raises the most important problem found.

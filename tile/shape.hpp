@@ -87,7 +87,8 @@ struct broadcast2 {
                 "x.col() (x[:, None]) or x.row() (x[None, :]) to add the missing axis.");
   static constexpr std::array<int, r.rank> dims = [] {
     std::array<int, r.rank> d{};
-    for (int i = 0; i < r.rank; ++i) d[i] = r.dims[i];
+    // After a failed broadcast, a harmless shape keeps the one message above from cascading.
+    for (int i = 0; i < r.rank; ++i) d[i] = r.ok ? r.dims[i] : 1;
     return d;
   }();
   using type = shape_from_array<r.rank, dims>;

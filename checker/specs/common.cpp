@@ -68,16 +68,22 @@ budget each_element_written_at_most(std::vector<std::string> names, int times) {
   return element_access_budget(std::move(names), times, false);
 }
 
-budget program_loads_at_most(std::string name, std::string description,
-                             std::function<long long(const run_facts&)> limit) {
+budget each_program_reads_each_element_at_most(std::vector<std::string> names, int times) {
   budget b;
-  b.description = std::move(description);
-  b.check = [name, limit](const run_facts& f) -> std::optional<std::string> {
-    const auto& buf = f.buffer(name);
-    const long long allowed = limit(f);
-    if (buf.counters.max_program_loads <= allowed) return std::nullopt;
-    return "a program loaded " + std::to_string(buf.counters.max_program_loads) +
-           " elements of " + name + " (at most " + std::to_string(allowed) + " allowed).";
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i) list += (i ? " and " : "") + names[i];
+  b.description = "each program loads each element of " + list + " at most " +
+                  plural(times, "time", "times");
+  b.check = [names, times](const run_facts& f) -> std::optional<std::string> {
+    for (const auto& name : names) {
+      const auto& buf = f.buffer(name);
+      if (buf.counters.max_program_element_reads <= times) continue;
+      return "a program loaded an element of " + name + " " +
+             std::to_string(buf.counters.max_program_element_reads) + " times (at most " +
+             std::to_string(times) + " allowed); the busiest program loaded " +
+             std::to_string(buf.counters.max_program_loads) + " lanes of " + name + ".";
+    }
+    return std::nullopt;
   };
   return b;
 }

@@ -37,12 +37,7 @@ const puzzle_spec& flash_attention_simple() {
     };
     s.rtol = 1e-4;
     s.atol = 1e-5;
-    const auto once_per_program = [](const std::string& name) {
-      return program_loads_at_most(
-          name, "each program loads each element of " + name + " at most once (T lanes)",
-          [](const run_facts& f) { return static_cast<long long>(f.sizes[1]); });
-    };
-    s.budgets = {once_per_program("k"), once_per_program("v"),
+    s.budgets = {each_program_reads_each_element_at_most({"k", "v"}, 1),
                  each_element_read_at_most({"q"}, 1), each_element_written_at_most({"z"}, 1)};
     s.kernels = make_kernel_entries<bindings::flash_attention_simple>();
     return s;

@@ -38,14 +38,9 @@ const puzzle_spec& matmul() {
     };
     s.rtol = 1e-4;
     s.atol = 1e-4;
-    s.budgets = {
-        program_loads_at_most("x", "each program loads its B0 rows of x once per step of B_MID: "
-                                   "at most B0 * MID elements",
-                              [](const run_facts& f) { return 1LL * f.blocks[0] * f.sizes[3]; }),
-        program_loads_at_most("y", "each program loads its B1 columns of y once per step of B_MID: "
-                                   "at most MID * B1 elements",
-                              [](const run_facts& f) { return 1LL * f.sizes[3] * f.blocks[1]; }),
-        each_element_written_at_most({"z"}, 1)};
+    // Each program reads its rows of x and its columns of y once: one tile of each per k step.
+    s.budgets = {each_program_reads_each_element_at_most({"x", "y"}, 1),
+                 each_element_written_at_most({"z"}, 1)};
     s.kernels = make_kernel_entries<bindings::matmul>();
     return s;
   }();

@@ -29,8 +29,7 @@ void set_from(tensor& t, const matrix& values, long long first = 0);
 budget each_element_read_at_most(std::vector<std::string> names, int times);
 // Every element of each named buffer is stored at most `times` times over the whole launch.
 budget each_element_written_at_most(std::vector<std::string> names, int times);
-// No program loads more than limit(facts) lanes of the named buffer.
-budget program_loads_at_most(std::string name, std::string description,
-                             std::function<long long(const run_facts&)> limit);
+// No program loads any one element of each named buffer more than `times` times.
+budget each_program_reads_each_element_at_most(std::vector<std::string> names, int times);
 
 }  // namespace tp::specs
