@@ -55,7 +55,7 @@ void write_all(int fd, const std::string& data) {
 }
 
 isolated_report failure(const puzzle_spec& spec, const check_options& options, const char* k,
-                        std::string message) {
+                        std::string message, std::array<int, 3> program) {
   puzzle_report r;
   r.spec = &spec;
   r.which = options.which;
@@ -63,6 +63,7 @@ isolated_report failure(const puzzle_spec& spec, const check_options& options, c
   tl::sim::diagnostic d;
   d.kind = k;
   d.message = std::move(message);
+  d.program = program;
   r.diagnostics.push_back(std::move(d));
   return summarize(r);
 }
@@ -169,6 +170,7 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
   int wstatus = 0;
   while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
   }
+  const std::array<int, 3> program = where->program;
   const std::string place =
       std::string(where->where[0] ? where->where : "before the first case") +
       (where->program[0] >= 0 ? ", program " + tl::sim::program_string(where->program) : "");
@@ -178,7 +180,8 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
     return failure(spec, options, tl::sim::kind::op_budget,
                    "op-budget: the check did not finish within " +
                        std::to_string(static_cast<int>(timeout_seconds)) + " s (" + place +
-                       "). Is there a loop that never ends? Check each loop's bound and step.");
+                       "). Is there a loop that never ends? Check each loop's bound and step.",
+                   program);
   isolated_report r;
   std::size_t at = 1;
   if (!data.empty() && get_string(data, at, r.line) && get_string(data, at, r.details) &&
@@ -195,7 +198,8 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
   return failure(spec, options, tl::sim::kind::crash,
                  "crash: the kernel " + how + " (" + place +
                      "). Tile operations are checked, so look for plain C++ in the kernel: "
-                     "array indexing, division by zero, recursion.");
+                     "array indexing, division by zero, recursion.",
+                 program);
 }
 
 }  // namespace tp

@@ -34,9 +34,9 @@ std::string project_file(const std::string& relative) {
 }
 
 int run_list() {
-  std::printf("  #   id                       title                           your kernel\n");
+  std::printf("  #   id                       title                              your kernel\n");
   for (const tp::puzzle_spec* p : tp::all_puzzles())
-    std::printf("  %-3d %-24s %-31s %s\n", p->number, p->id.c_str(), p->title.c_str(),
+    std::printf("  %-3d %-24s %-34s %s\n", p->number, p->id.c_str(), p->title.c_str(),
                 p->stub_file.c_str());
   std::printf("\nCheck them with 'tilepuzzles check' (all) or 'tilepuzzles check 1' (one).\n");
   return exit_pass;
@@ -184,7 +184,7 @@ int main(int argc, char** argv) {
   check->add_flag("--gpu", args.gpu, "Also run each puzzle on the GPU once the simulator passes");
   check->add_flag("--json", args.json, "Print one JSON array instead of text");
   check->add_option("--timeout", args.timeout, "Seconds one puzzle may take before it is stopped")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1.0, 86400.0).description("between 1 and 86400 seconds"))
       ->capture_default_str();
   check->add_flag("!--no-isolate", args.isolate,
                   "Check in this process (for a debugger) instead of a child process");

@@ -58,7 +58,8 @@ std::string report_line(const puzzle_report& r) {
 std::string report_details(const puzzle_report& r) {
   if (r.status != status::failed) return {};
   std::ostringstream s;
-  s << "--- " << r.spec->number << " " << r.spec->id << " (" << r.spec->stub_file << ")\n";
+  const std::string& file = r.which == impl::stub ? r.spec->stub_file : r.spec->solution_file;
+  s << "--- " << r.spec->number << " " << r.spec->id << " (" << file << ")\n";
   for (const auto& d : r.diagnostics) {
     std::istringstream lines(d.message);
     std::string line;

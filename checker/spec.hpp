@@ -54,6 +54,7 @@ struct puzzle_spec {
   std::string title;
   std::string summary;       // one line: what the kernel computes
   std::string stub_file;     // e.g. "puzzles/vector_add.hpp"
+  std::string solution_file; // e.g. "solutions/vector_add.hpp"
   std::string doc_file;      // e.g. "docs/puzzles/vector-add.md"
   std::vector<std::string> size_names;   // the kernel's int parameters, in order
   std::vector<std::string> block_names;  // the kernel template's parameters, in order

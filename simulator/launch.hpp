@@ -67,6 +67,9 @@ launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
       result.error = std::move(e.diag);
     } catch (const std::exception& e) {
       result.error = crash_diagnostic(ctx, e.what());
+    } catch (...) {
+      // `throw 42;` too: left to escape, it would also leave a dangling current context.
+      result.error = crash_diagnostic(ctx, "an exception that is not a std::exception");
     }
     for (buffer* b : buffers) b->end_program();
     result.ops += ctx.ops;

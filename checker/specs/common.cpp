@@ -47,8 +47,8 @@ budget element_access_budget(std::vector<std::string> names, int times, bool rea
         s << name << buf.coords_of(i) << " was " << verb << " " << counts[i] << " times (at most "
           << times << " allowed)";
         if (reads)
-          s << "; " << name << " was loaded " << buf.counters.loads << " times in all for "
-            << buf.count() << " elements";
+          s << "; " << name << " was loaded " << buf.counters.loads << " times in all for its "
+            << plural(buf.count(), "element", "elements");
         s << ".";
         return s.str();
       }

@@ -14,6 +14,7 @@ const puzzle_spec& flash_attention_simple() {
     s.summary = "z[i] = sum_j softmax_j(q[i] * k[j]) * v[j]; B0 queries per program, one loop "
                 "over T in steps of B1";
     s.stub_file = "puzzles/flash_attention_simple.hpp";
+    s.solution_file = "solutions/flash_attention_simple.hpp";
     s.doc_file = "docs/puzzles/flash-attention-simple.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};

@@ -47,6 +47,7 @@ const puzzle_spec& long_softmax_3loop() {
     s.number = 2;
     s.title = "Long softmax, three loops";
     s.stub_file = "puzzles/long_softmax_3loop.hpp";
+    s.solution_file = "solutions/long_softmax_3loop.hpp";
     s.doc_file = "docs/puzzles/long-softmax-3loop.md";
     s.kernels = make_kernel_entries<bindings::long_softmax_3loop>();
     return s;
@@ -61,6 +62,7 @@ const puzzle_spec& long_softmax_2loop() {
     s.number = 3;
     s.title = "Long softmax, two loops (online)";
     s.stub_file = "puzzles/long_softmax_2loop.hpp";
+    s.solution_file = "solutions/long_softmax_2loop.hpp";
     s.doc_file = "docs/puzzles/long-softmax-2loop.md";
     s.kernels = make_kernel_entries<bindings::long_softmax_2loop>();
     return s;

@@ -12,6 +12,7 @@ const puzzle_spec& vector_add() {
     s.title = "Vector add";
     s.summary = "z[i] = x[i] + y[i] over N0 elements, B0 per program";
     s.stub_file = "puzzles/vector_add.hpp";
+    s.solution_file = "solutions/vector_add.hpp";
     s.doc_file = "docs/puzzles/vector-add.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};

@@ -1,0 +1,615 @@
+// Known-wrong kernels fail with the right diagnostic kind, and each one's correct twin passes
+// through the same path, so a failure here is about the bug and not about how it was checked.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "checker/bindings/flash_attention_simple.hpp"
+#include "checker/bindings/long_softmax_2loop.hpp"
+#include "checker/bindings/long_softmax_3loop.hpp"
+#include "checker/bindings/matmul.hpp"
+#include "checker/bindings/vector_add.hpp"
+#include "checker/check.hpp"
+#include "checker/isolate.hpp"
+#include "checker/registry.hpp"
+#include "checker/report.hpp"
+#include "checker/spec.hpp"
+
+// ---------------------------------------------------------------------------------------------
+// The wrong kernels, with the puzzles' signatures.
+
+namespace wrong {
+
+// Vector add with no mask: the last program reads and writes past the end.
+template <int B0>
+struct VectorAddWithoutMask {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto a = tl::load(x + offsets);  // x first, on its own line: the first access to go wrong
+    auto b = tl::load(y + offsets);
+    tl::store(z + offsets, a + b);
+  }
+};
+
+// Vector add that leaves the last lane of every block alone.
+template <int B0>
+struct VectorAddSkippingLastLane {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto mask = (offsets < N0) & (tl::arange<B0>() < B0 - 1);
+    auto sum = tl::load(x + offsets, mask) + tl::load(y + offsets, mask);
+    tl::store(z + offsets, sum, mask);
+  }
+};
+
+// Computes x - y where x + y is asked for.
+template <int B0>
+struct VectorSubtract {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto mask = offsets < N0;
+    auto a = tl::load(x + offsets, mask);
+    auto b = tl::load(y + offsets, mask);
+    tl::store(z + offsets, a - b, mask);
+  }
+};
+
+// Blocks that overlap by half: program i covers [i * B0 / 2, i * B0 / 2 + B0).
+template <int B0>
+struct VectorAddOverlappingBlocks {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    auto offsets = tl::program_id(0) * (B0 / 2) + tl::arange<B0>();
+    auto mask = offsets < N0;
+    auto sum = tl::load(x + offsets, mask) + tl::load(y + offsets, mask);
+    tl::store(z + offsets, sum, mask);
+  }
+};
+
+// A vector add with a loop around it; with Step = 0 the loop never ends.
+template <int B0, int Step>
+void add_in_a_loop(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0) {
+  auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+  auto mask = offsets < N0;
+  tl::tile<float, B0> sum = 0.0f;
+  for (int trip = 0; trip < 1; trip += Step)
+    sum = tl::load(x + offsets, mask, 0.0f) + tl::load(y + offsets, mask, 0.0f);
+  tl::store(z + offsets, sum, mask);
+}
+
+template <int B0>
+struct VectorAddEndlessLoop {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    add_in_a_loop<B0, 0>(x, y, z, N0);
+  }
+};
+
+template <int B0>
+struct VectorAddOneTripLoop {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    add_in_a_loop<B0, 1>(x, y, z, N0);
+  }
+};
+
+// A correct vector add, except that program 2 does something no tile operation can check.
+enum class mishap { none, raise_sigsegv, null_dereference, spin_forever };
+
+template <int B0, mishap What>
+void add_with_mishap(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0) {
+  auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+  auto mask = offsets < N0;
+  auto sum = tl::load(x + offsets, mask) + tl::load(y + offsets, mask);
+  if (tl::program_id(0) == 2) {
+    if constexpr (What == mishap::raise_sigsegv) {
+      std::raise(SIGSEGV);
+    } else if constexpr (What == mishap::null_dereference) {
+      volatile int* volatile nowhere = nullptr;  // volatile twice: the store must happen
+      *nowhere = 42;
+    } else if constexpr (What == mishap::spin_forever) {
+      volatile bool forever = true;
+      while (forever) {
+      }
+    }
+  }
+  tl::store(z + offsets, sum, mask);
+}
+
+template <mishap What>
+struct with_mishap {
+  template <int B0>
+  struct VectorAdd {
+    static constexpr int num_warps = 4;
+    TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                              int N0) const {
+      add_with_mishap<B0, What>(x, y, z, N0);
+    }
+  };
+};
+
+// Softmax in two loops that exponentiates x as it is: exp overflows on large inputs.
+template <int B0, int B1>
+struct SoftmaxWithoutMax {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto row_mask = rows < N0;
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (int j = 0; j < T; j += B1) {
+      auto cols = j + tl::arange<B1>();
+      auto mask = row_mask.col() & (cols < T).row();
+      auto block = tl::load(x + rows.col() * T + cols.row(), mask, -INFINITY);
+      row_sum = row_sum + tl::sum<1>(tl::exp(block));
+    }
+    for (int j = 0; j < T; j += B1) {
+      auto cols = j + tl::arange<B1>();
+      auto mask = row_mask.col() & (cols < T).row();
+      auto block = tl::load(x + rows.col() * T + cols.row(), mask);
+      tl::store(z + rows.col() * T + cols.row(), tl::exp(block) / row_sum.col(), mask);
+    }
+  }
+};
+
+// The flash attention solution, except that it loads each block of k twice.
+template <int B0, int B1>
+struct FlashAttentionLoadingKTwice {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> q, tl::ptr<const float> k,
+                            tl::ptr<const float> v, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto row_mask = rows < N0;
+    auto queries = tl::load(q + rows, row_mask, 0.0f);
+    tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
+    tl::tile<float, B0> row_sum = 0.0f;
+    tl::tile<float, B0> out = 0.0f;
+    for (int j = 0; j < T; j += B1) {
+      auto cols = j + tl::arange<B1>();
+      auto col_mask = cols < T;
+      auto keys_once = tl::load(k + cols, col_mask, 0.0f);
+      auto keys_again = tl::load(k + cols, col_mask, 0.0f);
+      auto keys = (keys_once + keys_again) * 0.5f;  // exactly keys_once: the result stays right
+      auto values = tl::load(v + cols, col_mask, 0.0f);
+      auto scores = tl::where(col_mask.row(), queries.col() * keys.row(), -INFINITY);
+      auto new_max = tl::maximum(row_max, tl::max<1>(scores));
+      auto weights = tl::exp(scores - new_max.col());
+      auto rescale = tl::exp(row_max - new_max);
+      row_sum = row_sum * rescale + tl::sum<1>(weights);
+      out = out * rescale + tl::sum<1>(weights * values.row());
+      row_max = new_max;
+    }
+    tl::store(z + rows, out / row_sum, row_mask);
+  }
+};
+
+// The matmul solution, except that it loads each tile of x twice per step along MID.
+template <int B0, int B1, int B_MID>
+struct MatmulLoadingXTwice {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0, int N1, int N2, int MID) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    int batch = tl::program_id(2);
+    auto x_batch = x + batch * N0 * MID;
+    auto y_batch = y + batch * MID * N1;
+    tl::tile<float, B0, B1> acc = 0.0f;
+    for (int k = 0; k < MID; k += B_MID) {
+      auto ks = k + tl::arange<B_MID>();
+      auto a_mask = (rows < N0).col() & (ks < MID).row();
+      auto a_once = tl::load(x_batch + rows.col() * MID + ks.row(), a_mask, 0.0f);
+      auto a_again = tl::load(x_batch + rows.col() * MID + ks.row(), a_mask, 0.0f);
+      auto a = (a_once + a_again) * 0.5f;
+      auto b = tl::load(y_batch + ks.col() * N1 + cols.row(),
+                        (ks < MID).col() & (cols < N1).row(), 0.0f);
+      acc = tl::dot(a, b, acc);
+    }
+    tl::store(z + batch * N0 * N1 + rows.col() * N1 + cols.row(), acc,
+              (rows < N0).col() & (cols < N1).row());
+  }
+};
+
+}  // namespace wrong
+
+// ---------------------------------------------------------------------------------------------
+// Checking a kernel as if it were the learner's answer to a puzzle.
+
+namespace {
+
+// One entry per block size the puzzle is checked with, both launchers running Kernel.
+template <template <int...> class Kernel, class Binding, class... Blocks>
+std::vector<tp::kernel_entry> entries_for(tp::block_list<Blocks...>) {
+  std::vector<tp::kernel_entry> entries;
+  (
+      [&] {
+        using K = tp::instantiate_t<Kernel, Blocks>;
+        tp::check_kernel_signature<K, typename Binding::signature>();
+        entries.push_back(tp::kernel_entry{Blocks::values(), &tp::sim_launch<K>,
+                                           &tp::sim_launch<K>});
+      }(),
+      ...);
+  return entries;
+}
+
+// A copy of the puzzle whose kernels are Kernel, with the puzzle's own block sizes.
+template <template <int...> class Kernel, class Binding>
+tp::puzzle_spec puzzle_with(const char* id) {
+  const tp::puzzle_spec* original = tp::find_puzzle(id);
+  REQUIRE(original != nullptr);
+  tp::puzzle_spec spec = *original;
+  spec.kernels = entries_for<Kernel, Binding>(typename Binding::configs{});
+  REQUIRE(spec.kernels.size() == original->kernels.size());
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i)
+    REQUIRE(spec.kernels[i].blocks == original->kernels[i].blocks);
+  return spec;
+}
+
+tp::puzzle_report check(const tp::puzzle_spec& spec, tp::check_options options = {}) {
+  tp::puzzle_report report = tp::check_puzzle(spec, options);
+  UNSCOPED_INFO("report: " << tp::report_line(report) << "\n" << tp::report_details(report));
+  return report;
+}
+
+// The one diagnostic of a failed report.
+const tl::sim::diagnostic& the_diagnostic(const tp::puzzle_report& report) {
+  REQUIRE(report.status == tp::status::failed);
+  REQUIRE(report.diagnostics.size() == 1);
+  return report.diagnostics[0];
+}
+
+std::size_t case_index(const tp::puzzle_spec& spec, const std::vector<int>& sizes) {
+  for (std::size_t c = 0; c < spec.cases.size(); ++c)
+    if (spec.cases[c] == sizes) return c;
+  FAIL("the report's case is not one of the puzzle's");
+  return 0;
+}
+
+// While alive, a handler for `sig` that makes the process exit with status 77. A child of this
+// process that still ran it when its kernel crashed would say "exited with status 77" instead of
+// dying of the signal: the checker must give its child the default action, so that the host's own
+// crash handlers (Catch2's among them) never run inside the sandbox.
+class exit_77_on_signal {
+ public:
+  explicit exit_77_on_signal(int sig) : sig_(sig) {
+    struct sigaction action {};
+    action.sa_handler = [](int) { ::_exit(77); };
+    sigemptyset(&action.sa_mask);
+    ::sigaction(sig_, &action, &saved_);
+  }
+  ~exit_77_on_signal() { ::sigaction(sig_, &saved_, nullptr); }
+  exit_77_on_signal(const exit_77_on_signal&) = delete;
+  exit_77_on_signal& operator=(const exit_77_on_signal&) = delete;
+
+ private:
+  int sig_;
+  struct sigaction saved_ {};
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+TEST_CASE("A 3-loop softmax submitted for the 2-loop puzzle breaks its efficiency budget",
+          "[known-wrong]") {
+  SECTION("the 3-loop solution reads each x element 3 times where 2 are allowed") {
+    const auto spec =
+        puzzle_with<solutions::LongSoftmax3Loop, tp::bindings::long_softmax_2loop>(
+            "long-softmax-2loop");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "efficiency-budget");
+    CHECK_THAT(d.message, Catch::Contains("read 3 times"));
+    CHECK_THAT(d.message, Catch::Contains("at most 2"));
+    CHECK(tp::report_line(report).find("efficiency-budget") != std::string::npos);
+  }
+  SECTION("its twin, the 2-loop solution, passes the same puzzle") {
+    const auto spec =
+        puzzle_with<solutions::LongSoftmax2Loop, tp::bindings::long_softmax_2loop>(
+            "long-softmax-2loop");
+    CHECK(check(spec).status == tp::status::solved);
+  }
+  SECTION("and the 3-loop solution passes its own puzzle") {
+    const auto spec =
+        puzzle_with<solutions::LongSoftmax3Loop, tp::bindings::long_softmax_3loop>(
+            "long-softmax-3loop");
+    CHECK(check(spec).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("A vector add without a mask is reported out of bounds in the last program",
+          "[known-wrong]") {
+  SECTION("on the puzzle's own cases") {
+    const auto spec = puzzle_with<wrong::VectorAddWithoutMask, tp::bindings::vector_add>(
+        "vector-add");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "out-of-bounds");
+    CHECK(d.buffer == "x");
+    const int last_program = (report.sizes[0] + report.blocks[0] - 1) / report.blocks[0] - 1;
+    CHECK(d.program == std::array<int, 3>{last_program, 0, 0});
+    CHECK_FALSE(d.lanes.empty());
+    CHECK_THAT(d.source, Catch::Contains("tests/known_wrong.cpp:"));
+  }
+  SECTION("with several programs, the lanes past the end are listed") {
+    auto spec = puzzle_with<wrong::VectorAddWithoutMask, tp::bindings::vector_add>("vector-add");
+    spec.cases = {{100}};  // B0 = 32 first: 4 programs, the last covers 96..127
+    tp::check_options options;
+    options.orders = {tl::sim::order::forward};
+    const auto report = check(spec, options);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "out-of-bounds");
+    CHECK(d.buffer == "x");
+    CHECK(d.program == std::array<int, 3>{3, 0, 0});
+    REQUIRE(d.lanes.size() == 4);  // the first few of the 28
+    for (std::size_t i = 0; i < d.lanes.size(); ++i) {
+      CHECK(d.lanes[i].lane == 4 + static_cast<long long>(i));
+      CHECK(d.lanes[i].offset == 100 + static_cast<long long>(i));
+      CHECK(d.lanes[i].coords == std::vector<int>{4 + static_cast<int>(i)});
+    }
+    CHECK_THAT(d.message, Catch::Contains("program (3, 0, 0)"));
+    CHECK_THAT(d.message, Catch::Contains("28 lanes"));
+    CHECK_THAT(d.message, Catch::Contains("offset 100"));
+    CHECK_THAT(d.message, Catch::Contains("N0=100, B0=32"));
+  }
+  SECTION("its twin with the mask passes") {
+    const auto spec = puzzle_with<solutions::VectorAdd, tp::bindings::vector_add>("vector-add");
+    CHECK(check(spec).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("A softmax that does not subtract the row maximum overflows into NaN or Inf",
+          "[known-wrong]") {
+  SECTION("on the 2-loop puzzle it fails with nan-inf") {
+    const auto spec =
+        puzzle_with<wrong::SoftmaxWithoutMax, tp::bindings::long_softmax_2loop>(
+            "long-softmax-2loop");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "nan-inf");
+    CHECK(d.buffer == "z");
+    CHECK_THAT(d.message, Catch::Contains("NaN or infinite"));
+    CHECK_THAT(d.message, Catch::Contains("Subtract the row's maximum"));
+    // The kernel itself ran cleanly: it is the values that are wrong.
+    CHECK(report.counters.at(1).stores > 0);
+  }
+  SECTION("its twin, which subtracts the maximum, passes") {
+    const auto spec =
+        puzzle_with<solutions::LongSoftmax2Loop, tp::bindings::long_softmax_2loop>(
+            "long-softmax-2loop");
+    CHECK(check(spec).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("A vector add that skips the last lane of each block leaves output unwritten",
+          "[known-wrong]") {
+  SECTION("it fails with unwritten-output on z") {
+    const auto spec = puzzle_with<wrong::VectorAddSkippingLastLane, tp::bindings::vector_add>(
+        "vector-add");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "unwritten-output");
+    CHECK(d.buffer == "z");
+    // The first case long enough to reach a block's last lane is N0 = 100 with B0 = 32.
+    CHECK(report.sizes == std::vector<int>{100});
+    CHECK(report.blocks == std::vector<int>{32});
+    CHECK_THAT(d.message, Catch::Contains("3 of 100 elements of z were never written"));
+    CHECK_THAT(d.message, Catch::Contains("z[31] z[63] z[95]"));
+  }
+  SECTION("its twin, which writes every lane, passes") {
+    const auto spec = puzzle_with<solutions::VectorAdd, tp::bindings::vector_add>("vector-add");
+    CHECK(check(spec).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("A kernel that computes x - y instead of x + y fails with the worst elements listed",
+          "[known-wrong]") {
+  const auto spec = puzzle_with<wrong::VectorSubtract, tp::bindings::vector_add>("vector-add");
+  SECTION("on the puzzle's own cases") {
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "wrong-result");
+    CHECK(d.buffer == "z");
+    CHECK_THAT(d.message, Catch::Contains("The worst:"));
+    CHECK_THAT(d.message, Catch::Contains("# = wrong"));
+
+    // Recompute the failing case: the message lists the elements that are most wrong, the
+    // worst first, at most 5 of them.
+    const std::size_t c = case_index(spec, report.sizes);
+    const auto data = tp::make_case(spec, report.sizes, 0, c);
+    const auto& x = data.tensors[0].values;
+    const auto& y = data.tensors[1].values;
+    const auto& expected = data.expected[2].values;
+    std::vector<double> error(x.size());
+    long long wrong_count = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      error[i] = std::abs(static_cast<double>(x[i] - y[i]) - expected[i]);
+      if (error[i] > spec.atol + spec.rtol * std::abs(expected[i])) ++wrong_count;
+    }
+    REQUIRE(wrong_count > 0);
+    const std::string count_line =
+        std::to_string(wrong_count) + " of " + std::to_string(x.size()) + " elements of z differ";
+    CHECK_THAT(d.message, Catch::Contains(count_line));
+
+    const std::regex listed(R"(\n    z\[(\d+)\]: yours ([^,]+), expected (\S+))");
+    std::vector<std::size_t> indices;
+    for (std::sregex_iterator it(d.message.begin(), d.message.end(), listed), end; it != end;
+         ++it) {
+      const std::size_t i = std::stoul((*it)[1].str());
+      REQUIRE(i < x.size());
+      CHECK(std::stod((*it)[2].str()) == Approx(x[i] - y[i]).epsilon(1e-4));
+      CHECK(std::stod((*it)[3].str()) == Approx(expected[i]).epsilon(1e-4));
+      indices.push_back(i);
+    }
+    CHECK(static_cast<long long>(indices.size()) == std::min(wrong_count, 5LL));
+    for (std::size_t k = 1; k < indices.size(); ++k)
+      CHECK(error[indices[k - 1]] >= error[indices[k]]);
+    const double worst = *std::max_element(error.begin(), error.end());
+    REQUIRE(!indices.empty());
+    CHECK(error[indices[0]] == worst);
+  }
+  SECTION("its twin, which adds, passes") {
+    const auto twin = puzzle_with<solutions::VectorAdd, tp::bindings::vector_add>("vector-add");
+    CHECK(check(twin).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("A flash attention that loads k twice per block breaks its efficiency budget",
+          "[known-wrong]") {
+  SECTION("it fails with efficiency-budget on k") {
+    const auto spec =
+        puzzle_with<wrong::FlashAttentionLoadingKTwice, tp::bindings::flash_attention_simple>(
+            "flash-attention-simple");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "efficiency-budget");
+    CHECK(d.buffer.empty());  // a budget is about the whole run, not one access
+    CHECK_THAT(d.message, Catch::Contains("an element of k 2 times (at most 1 allowed)"));
+    // The result was right, so it is the budget that fails the kernel; v was loaded once.
+    CHECK(report.counters.at(1).max_program_element_reads == 2);
+    CHECK(report.counters.at(2).max_program_element_reads == 1);
+  }
+  SECTION("its twin, the solution, passes") {
+    const auto spec =
+        puzzle_with<solutions::FlashAttentionSimple, tp::bindings::flash_attention_simple>(
+            "flash-attention-simple");
+    CHECK(check(spec).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("A matmul that loads each x tile twice per step breaks its efficiency budget",
+          "[known-wrong]") {
+  SECTION("it fails with efficiency-budget on x") {
+    const auto spec =
+        puzzle_with<wrong::MatmulLoadingXTwice, tp::bindings::matmul>("matmul");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "efficiency-budget");
+    CHECK_THAT(d.message, Catch::Contains("an element of x 2 times (at most 1 allowed)"));
+    CHECK(report.counters.at(0).max_program_element_reads == 2);
+    CHECK(report.counters.at(1).max_program_element_reads == 1);
+  }
+  SECTION("its twin, the solution, passes") {
+    const auto spec = puzzle_with<solutions::Matmul, tp::bindings::matmul>("matmul");
+    CHECK(check(spec).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("A loop that never ends runs into the operation budget", "[known-wrong]") {
+  tp::check_options options;
+  options.op_budget = 10000;
+  SECTION("a loop whose step is 0 fails with op-budget") {
+    const auto spec =
+        puzzle_with<wrong::VectorAddEndlessLoop, tp::bindings::vector_add>("vector-add");
+    const auto report = check(spec, options);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "op-budget");
+    CHECK_THAT(d.message, Catch::Contains("more than 10000 tile operations"));
+    CHECK(d.program == std::array<int, 3>{0, 0, 0});
+    CHECK_THAT(d.source, Catch::Contains("tests/known_wrong.cpp:"));
+  }
+  SECTION("its twin, whose loop ends after one trip, passes under the same budget") {
+    const auto spec =
+        puzzle_with<wrong::VectorAddOneTripLoop, tp::bindings::vector_add>("vector-add");
+    CHECK(check(spec, options).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("Two programs writing the same element is a write-write race", "[known-wrong]") {
+  SECTION("overlapping blocks fail with race-write-write on z") {
+    const auto spec =
+        puzzle_with<wrong::VectorAddOverlappingBlocks, tp::bindings::vector_add>("vector-add");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "race-write-write");
+    CHECK(d.buffer == "z");
+    // Forward order, B0 = 32: program 1 covers 16..47 and meets what program 0 wrote at 16.
+    CHECK(report.order == "forward");
+    CHECK(report.blocks == std::vector<int>{32});
+    CHECK(d.program == std::array<int, 3>{1, 0, 0});
+    REQUIRE_FALSE(d.lanes.empty());
+    CHECK(d.lanes[0].lane == 0);
+    CHECK(d.lanes[0].offset == 16);
+    CHECK_THAT(d.lanes[0].note, Catch::Contains("already written by program (0, 0, 0)"));
+    CHECK_THAT(d.message, Catch::Contains("16 lanes"));
+  }
+  SECTION("its twin, with disjoint blocks, passes") {
+    const auto spec = puzzle_with<solutions::VectorAdd, tp::bindings::vector_add>("vector-add");
+    CHECK(check(spec).status == tp::status::solved);
+  }
+}
+
+TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without harm",
+          "[known-wrong][isolate]") {
+  // A stand-in for the host's crash handler (Catch2 installs one for SIGSEGV): the checker's
+  // child must not run it, but die of the signal the ordinary way.
+  exit_77_on_signal host_handler(SIGSEGV);
+  tp::check_options options;
+  options.orders = {tl::sim::order::forward};
+
+  SECTION("raise(SIGSEGV) in program 2 is a crash with the signal and the place") {
+    const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::raise_sigsegv>::VectorAdd,
+                                  tp::bindings::vector_add>("vector-add");
+    const auto r = tp::check_isolated(spec, options, 30);
+    INFO(r.line << "\n" << r.details);
+    CHECK(r.status == tp::status::failed);
+    CHECK_THAT(r.line, Catch::Contains("crash"));
+    CHECK_THAT(r.json, Catch::Contains("\"kind\": \"crash\""));
+    CHECK_THAT(r.details, Catch::Contains("signal 11"));
+    CHECK_THAT(r.details, Catch::Contains("N0=100, B0=32"));  // the first case with a program 2
+    CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
+  }
+  SECTION("a null dereference in program 2 is a crash too") {
+    const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::null_dereference>::VectorAdd,
+                                  tp::bindings::vector_add>("vector-add");
+    const auto r = tp::check_isolated(spec, options, 30);
+    INFO(r.line << "\n" << r.details);
+    CHECK(r.status == tp::status::failed);
+    CHECK_THAT(r.json, Catch::Contains("\"kind\": \"crash\""));
+    CHECK_THAT(r.details, Catch::Contains("signal 11"));
+    CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
+  }
+  SECTION("a loop without tile operations is stopped by the timeout as op-budget") {
+    const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::spin_forever>::VectorAdd,
+                                  tp::bindings::vector_add>("vector-add");
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = tp::check_isolated(spec, options, 2);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    INFO(r.line << "\n" << r.details);
+    CHECK(r.status == tp::status::failed);
+    CHECK_THAT(r.json, Catch::Contains("\"kind\": \"op-budget\""));
+    CHECK_THAT(r.details, Catch::Contains("did not finish within 2 s"));
+    CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
+    CHECK(seconds >= 1.9);
+    CHECK(seconds < 10);
+  }
+  SECTION("their twin, the same kernel without the mishap, passes in a child process") {
+    const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::none>::VectorAdd,
+                                  tp::bindings::vector_add>("vector-add");
+    const auto r = tp::check_isolated(spec, options, 30);
+    INFO(r.line << "\n" << r.details);
+    CHECK(r.status == tp::status::solved);
+    CHECK_THAT(r.json, Catch::Contains("\"passed\": true"));
+  }
+  // Still here: the test process survived its children.
+  SUCCEED("the test process is alive");
+}

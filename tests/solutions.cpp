@@ -1,0 +1,182 @@
+// Every reference solution passes the checker on every case, block size and program order, and
+// what the checker counted while it ran them is what the kernel really does.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "checker/check.hpp"
+#include "checker/registry.hpp"
+#include "checker/report.hpp"
+
+namespace {
+
+const tp::tensor_counters& counters_named(const tp::puzzle_report& report,
+                                          const std::string& name) {
+  for (const auto& c : report.counters)
+    if (c.name == name) return c;
+  static const tp::tensor_counters none{};
+  FAIL("the report has no counters for tensor " << name);
+  return none;
+}
+
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+long long element_count(const std::vector<long long>& shape) {
+  long long n = 1;
+  for (long long d : shape) n *= d;
+  return n;
+}
+
+// Counters every solution must show for the last case it ran, whatever the puzzle.
+void check_generic_counters(const tp::puzzle_spec& spec, const tp::puzzle_report& report) {
+  REQUIRE(report.counters.size() == spec.tensors.size());
+  for (std::size_t t = 0; t < spec.tensors.size(); ++t) {
+    const auto& ts = spec.tensors[t];
+    const auto& c = report.counters[t];
+    INFO("tensor " << ts.name);
+    CHECK(c.name == ts.name);
+    CHECK(c.bytes == 4 * (c.loads + c.stores));  // float32 on active lanes only
+    if (ts.output) {
+      // Each output element is written exactly once and never read back.
+      CHECK(c.stores == element_count(ts.shape(report.sizes)));
+      CHECK(c.loads == 0);
+    } else {
+      CHECK(c.stores == 0);
+      CHECK(c.loads >= element_count(ts.shape(report.sizes)));
+      CHECK(c.max_element_reads >= 1);
+      CHECK(c.max_program_loads >= 1);
+    }
+  }
+}
+
+// What each puzzle's solution is known to load, for the case in the report.
+void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report& report) {
+  const auto& n = report.sizes;
+  const auto& b = report.blocks;
+  INFO("last case: " << report.case_label());
+  if (spec.id == "vector-add") {
+    const long long N0 = n[0], B0 = b[0];
+    for (const char* name : {"x", "y"}) {
+      INFO("tensor " << name);
+      const auto& c = counters_named(report, name);
+      CHECK(c.loads == N0);
+      CHECK(c.max_element_reads == 1);
+      CHECK(c.max_program_loads == std::min(N0, B0));
+      CHECK(c.masked == ceil_div(N0, B0) * B0 - N0);  // only the last program's tail is masked
+    }
+  } else if (spec.id == "long-softmax-3loop" || spec.id == "long-softmax-2loop") {
+    const int passes = spec.id == "long-softmax-3loop" ? 3 : 2;
+    const long long N0 = n[0], T = n[1];
+    const auto& x = counters_named(report, "x");
+    CHECK(x.max_element_reads == passes);
+    CHECK(x.loads == passes * N0 * T);
+    CHECK(counters_named(report, "z").stores == N0 * T);
+  } else if (spec.id == "flash-attention-simple") {
+    const long long N0 = n[0], T = n[1], B0 = b[0];
+    const auto& q = counters_named(report, "q");
+    CHECK(q.max_element_reads == 1);
+    CHECK(q.loads == N0);
+    for (const char* name : {"k", "v"}) {
+      INFO("tensor " << name);
+      const auto& c = counters_named(report, name);
+      CHECK(c.max_program_loads == T);  // one pass over k and v per program
+      CHECK(c.max_program_element_reads == 1);
+      CHECK(c.loads == ceil_div(N0, B0) * T);
+    }
+  } else if (spec.id == "matmul") {
+    const long long N0 = n[0], N1 = n[1], N2 = n[2], MID = n[3], B0 = b[0], B1 = b[1];
+    const auto& x = counters_named(report, "x");
+    const auto& y = counters_named(report, "y");
+    CHECK(x.max_program_loads == std::min(N0, B0) * MID);
+    CHECK(y.max_program_loads == MID * std::min(N1, B1));
+    // Each x row is loaded by every program of its row of tiles, and likewise for y's columns.
+    CHECK(x.loads == N2 * ceil_div(N1, B1) * N0 * MID);
+    CHECK(y.loads == N2 * ceil_div(N0, B0) * MID * N1);
+    CHECK(x.max_element_reads == ceil_div(N1, B1));
+    CHECK(x.max_program_element_reads == 1);  // one tile of x and of y per k step
+    CHECK(y.max_program_element_reads == 1);
+  } else {
+    WARN("no puzzle-specific counter checks for " << spec.id);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("Every reference solution passes on every case, block size and program order",
+          "[solutions]") {
+  const auto& puzzles = tp::all_puzzles();
+  REQUIRE(puzzles.size() >= 5);
+  for (const tp::puzzle_spec* spec : puzzles) {
+    DYNAMIC_SECTION(spec->number << " " << spec->id) {
+      tp::check_options options;
+      options.which = tp::impl::solution;
+      REQUIRE(options.orders.size() == 3);  // forward, reverse and shuffled
+      const tp::puzzle_report report = tp::check_puzzle(*spec, options);
+      INFO(tp::report_details(report));
+      REQUIRE(report.status == tp::status::solved);
+      CHECK(report.passed());
+      CHECK(report.diagnostics.empty());
+      // Nothing was skipped: one run per block size, case and order.
+      CHECK(report.runs == static_cast<int>(spec->kernels.size() * spec->cases.size() *
+                                            options.orders.size()));
+      CHECK(report.spec == spec);
+      CHECK(report.which == tp::impl::solution);
+      // The report describes the last case checked.
+      CHECK(report.sizes == spec->cases.back());
+      CHECK(report.blocks == spec->kernels.back().blocks);
+      CHECK(report.order == tl::sim::order_name(options.orders.back()));
+      check_generic_counters(*spec, report);
+      check_puzzle_counters(*spec, report);
+      CHECK(tp::report_line(report).find("solved") != std::string::npos);
+      CHECK(tp::report_details(report).empty());
+    }
+  }
+}
+
+TEST_CASE("The 2-loop softmax solution reads each element of x exactly twice in every case",
+          "[solutions]") {
+  // Per case rather than only the last one: restrict the spec to one case at a time.
+  const tp::puzzle_spec* original = tp::find_puzzle("long-softmax-2loop");
+  REQUIRE(original != nullptr);
+  for (std::size_t c = 0; c < original->cases.size(); ++c) {
+    tp::puzzle_spec spec = *original;
+    spec.cases = {original->cases[c]};
+    DYNAMIC_SECTION("N0=" << spec.cases[0][0] << ", T=" << spec.cases[0][1]) {
+      tp::check_options options;
+      options.which = tp::impl::solution;
+      options.orders = {tl::sim::order::forward};
+      const auto report = tp::check_puzzle(spec, options);
+      INFO(tp::report_details(report));
+      REQUIRE(report.passed());
+      const auto& x = counters_named(report, "x");
+      CHECK(x.max_element_reads == 2);
+      CHECK(x.loads == 2LL * spec.cases[0][0] * spec.cases[0][1]);
+    }
+  }
+}
+
+TEST_CASE("Every reference solution still passes with a different seed", "[solutions]") {
+  const std::uint64_t seed = GENERATE(as<std::uint64_t>{}, 1, 20240607, 0xdeadbeefcafeULL);
+  for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
+    DYNAMIC_SECTION(spec->id << " with seed " << seed) {
+      // The seed really changes the inputs, so this is not the default run again.
+      const std::size_t last = spec->cases.size() - 1;
+      const auto base = tp::make_case(*spec, spec->cases[last], 0, last);
+      const auto other = tp::make_case(*spec, spec->cases[last], seed, last);
+      REQUIRE(!base.tensors.empty());
+      CHECK(base.tensors[0].values != other.tensors[0].values);
+      // ... and the same seed gives the same inputs.
+      CHECK(tp::make_case(*spec, spec->cases[last], seed, last).tensors[0].values ==
+            other.tensors[0].values);
+
+      tp::check_options options;
+      options.which = tp::impl::solution;
+      options.seed = seed;
+      const auto report = tp::check_puzzle(*spec, options);
+      INFO(tp::report_details(report));
+      CHECK(report.status == tp::status::solved);
+      CHECK(report.diagnostics.empty());
+    }
+  }
+}
