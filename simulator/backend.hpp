@@ -2,6 +2,7 @@
 // store is checked lane by lane against the buffer its pointer came from.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -288,6 +289,13 @@ auto load(const P& pointers, const M& mask = {}, const O& other = {},
     ++buf->counters.loads;
     ++buf->program_loads;
     if (buf->reader[off] != me) {
+      if (buf->reader[off] >= 0) {
+        // Another program read it first: remember it for the race check in store, and keep
+        // its per-element read count before starting this program's.
+        buf->earlier_reader[off] = buf->reader[off];
+        buf->counters.max_program_element_reads =
+            std::max<int>(buf->counters.max_program_element_reads, buf->program_reads[off]);
+      }
       buf->reader[off] = me;
       buf->program_reads[off] = 0;
     }
@@ -376,7 +384,8 @@ void store(const P& pointers, const V& values, const M& mask = {},
       check.add(check.race_ww, i, p.c, off, "already written by program " + sim::program_string(w));
       return;
     }
-    const int r = buf->reader[off];
+    // The last reader, or when that is this program, another program that read it before.
+    const int r = buf->reader[off] == me ? buf->earlier_reader[off] : buf->reader[off];
     if (r >= 0 && r != me) {
       check.add(check.race_rw, i, p.c, off, "read by program " + sim::program_string(r) +
                                                 " earlier in this launch");

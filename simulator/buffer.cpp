@@ -13,6 +13,7 @@ buffer::buffer(std::string name, std::vector<long long> shape, const char* dtype
   for (long long d : shape_) count_ *= d;
   writer.assign(count_, initialized ? written_by_host : never_written);
   reader.assign(count_, nobody);
+  earlier_reader.assign(count_, nobody);
   reads.assign(count_, 0);
   program_reads.assign(count_, 0);
   writes.assign(count_, 0);

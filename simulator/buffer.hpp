@@ -47,6 +47,7 @@ class buffer {
   // Shadow state, one entry per element.
   std::vector<int> writer;             // program that last wrote it, or written_by_host/never_written
   std::vector<int> reader;             // program that last read it, or nobody
+  std::vector<int> earlier_reader;     // another program that read it before `reader`, or nobody
   std::vector<std::uint16_t> reads;    // saturating load count
   std::vector<std::uint16_t> program_reads;  // loads by the program in `reader`, saturating
   std::vector<std::uint16_t> writes;   // saturating store count

@@ -1,0 +1,774 @@
+// `tl` semantics against hand-computed values: creation, weak scalars, broadcasting, elementwise
+// ops and math, masks, integer division, reductions, dot, tile assignment, program ids, poison.
+//
+// Every value is computed inside a simulator launch (tl::sim::run_grid), copied out, and checked
+// outside it: a failing REQUIRE must not unwind through the simulator.
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "simulator/launch.hpp"
+#include "tile/tl.hpp"
+
+namespace {
+
+// The values and poison bits of a tile, row-major.
+template <class T>
+struct snapshot {
+  std::vector<T> values;
+  std::vector<bool> poison;
+
+  bool any_poison() const {
+    for (bool p : poison)
+      if (p) return true;
+    return false;
+  }
+};
+
+// Evaluates any expression (lazy or data) into a tile and copies it out.
+template <class E>
+auto snap(const E& e) {
+  const auto t = tl::materialize(e);
+  using T = tl::value_of_t<E>;
+  snapshot<T> s;
+  for (long long i = 0; i < tl::shape_of_t<E>::size; ++i) {
+    s.values.push_back(t.value(i));
+    s.poison.push_back(t.poisoned(i));
+  }
+  return s;
+}
+
+// Runs `body` as the one program of a 1 x 1 x 1 launch; the launch must be clean.
+template <class F>
+void run_one(F&& body) {
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {}, std::forward<F>(body));
+  INFO((r.error ? r.error->message : std::string("no diagnostic")));
+  REQUIRE_FALSE(r.error.has_value());
+  REQUIRE(r.programs_run == 1);
+}
+
+template <class T>
+tl::sim::buffer input(const char* name, std::vector<T>& data) {
+  return tl::sim::buffer(name, {static_cast<long long>(data.size())}, tl::sim::dtype_name<T>(),
+                         sizeof(T), data.data(), true);
+}
+
+template <class T>
+tl::sim::buffer output(const char* name, std::vector<T>& data) {
+  return tl::sim::buffer(name, {static_cast<long long>(data.size())}, tl::sim::dtype_name<T>(),
+                         sizeof(T), data.data(), false);
+}
+
+template <class T>
+std::vector<T> iota_values(int n, T start = T(0), T step = T(1)) {
+  std::vector<T> v;
+  for (int i = 0; i < n; ++i) v.push_back(start + step * static_cast<T>(i));
+  return v;
+}
+
+std::vector<bool> no_poison(std::size_t n) { return std::vector<bool>(n, false); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Creation
+
+TEST_CASE("arange<N> counts 0 to N-1 as an int tile of shape [N]", "[tl][creation]") {
+  snapshot<int> s;
+  run_one([&] { s = snap(tl::arange<8>()); });
+  STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<decltype(tl::arange<8>())>, tl::shape<8>>);
+  STATIC_REQUIRE(std::is_same_v<tl::value_of_t<decltype(tl::arange<8>())>, int>);
+  CHECK(s.values == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK(s.poison == no_poison(8));
+}
+
+TEST_CASE("full and zeros fill every element of their shape with one value", "[tl][creation]") {
+  SECTION("full<2, 4>(2.5f) is a float tile of 2.5") {
+    using E = decltype(tl::full<2, 4>(2.5f));
+    STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<E>, tl::shape<2, 4>>);
+    STATIC_REQUIRE(std::is_same_v<tl::value_of_t<E>, float>);
+    snapshot<float> s;
+    run_one([&] { s = snap(tl::full<2, 4>(2.5f)); });
+    CHECK(s.values == std::vector<float>(8, 2.5f));
+    CHECK(s.poison == no_poison(8));
+  }
+  SECTION("full<4>(true) is a mask of all true") {
+    snapshot<bool> s;
+    run_one([&] { s = snap(tl::full<4>(true)); });
+    CHECK(s.values == std::vector<bool>(4, true));
+  }
+  SECTION("zeros<int, 4, 2> is an int tile of 0") {
+    using E = decltype(tl::zeros<int, 4, 2>());
+    STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<E>, tl::shape<4, 2>>);
+    STATIC_REQUIRE(std::is_same_v<tl::value_of_t<E>, int>);
+    snapshot<int> s;
+    run_one([&] { s = snap(tl::zeros<int, 4, 2>()); });
+    CHECK(s.values == std::vector<int>(8, 0));
+    CHECK(s.poison == no_poison(8));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Weak scalars
+
+TEST_CASE("a C++ scalar takes the tile's type when both are of one kind, as Triton's weak scalars",
+          "[tl][types]") {
+  SECTION("an int tile times 0.5 is a float tile (not truncated to int)") {
+    using E = decltype(tl::arange<4>() * 0.5);
+    STATIC_REQUIRE(std::is_same_v<tl::value_of_t<E>, float>);
+    snapshot<float> s;
+    run_one([&] { s = snap(tl::arange<4>() * 0.5); });
+    CHECK(s.values == std::vector<float>{0.0f, 0.5f, 1.0f, 1.5f});
+  }
+  SECTION("a float tile times the int 2 stays float") {
+    using E = decltype(tl::full<4>(1.25f) * 2);
+    STATIC_REQUIRE(std::is_same_v<tl::value_of_t<E>, float>);
+    snapshot<float> s;
+    run_one([&] { s = snap(tl::full<4>(1.25f) * 2); });
+    CHECK(s.values == std::vector<float>(4, 2.5f));
+  }
+  SECTION("a float tile times the double 2.0 stays float, not double") {
+    using E = decltype(tl::full<4>(1.25f) * 2.0);
+    STATIC_REQUIRE(std::is_same_v<tl::value_of_t<E>, float>);
+    snapshot<float> s;
+    run_one([&] { s = snap(tl::full<4>(1.25f) * 2.0); });
+    CHECK(s.values == std::vector<float>(4, 2.5f));
+  }
+  SECTION("an int tile times the int 3 stays int") {
+    using E = decltype(tl::arange<4>() * 3);
+    STATIC_REQUIRE(std::is_same_v<tl::value_of_t<E>, int>);
+    snapshot<int> s;
+    run_one([&] { s = snap(3 * tl::arange<4>()); });
+    CHECK(s.values == std::vector<int>{0, 3, 6, 9});
+  }
+  SECTION("an int tile divided by the int 2 is integer division, by 2.0 true division") {
+    snapshot<int> si;
+    snapshot<float> sf;
+    run_one([&] {
+      si = snap(tl::arange<4>() / 2);
+      sf = snap(tl::arange<4>() / 2.0);
+    });
+    CHECK(si.values == std::vector<int>{0, 0, 1, 1});
+    CHECK(sf.values == std::vector<float>{0.0f, 0.5f, 1.0f, 1.5f});
+  }
+  SECTION("a loaded float tile plus a double scalar stays float") {
+    std::vector<float> x{1.0f, 2.0f, 3.0f, 4.0f};
+    auto bx = input("x", x);
+    snapshot<float> s;
+    bool is_float = false;
+    const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+      auto v = tl::load(tl::ptr<const float>{&bx} + tl::arange<4>()) + 0.25;
+      is_float = std::is_same_v<tl::value_of_t<decltype(v)>, float>;
+      s = snap(v);
+    });
+    REQUIRE_FALSE(r.error.has_value());
+    CHECK(is_float);
+    CHECK(s.values == std::vector<float>{1.25f, 2.25f, 3.25f, 4.25f});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Broadcasting
+
+TEST_CASE("a column [N, 1] and a row [1, M] broadcast to an [N, M] grid", "[tl][broadcast]") {
+  using E = decltype(tl::arange<4>().col() * 10 + tl::arange<8>().row());
+  STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<E>, tl::shape<4, 8>>);
+  snapshot<int> s;
+  run_one([&] { s = snap(tl::arange<4>().col() * 10 + tl::arange<8>().row()); });
+  REQUIRE(s.values.size() == 32);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c) CHECK(s.values[r * 8 + c] == 10 * r + c);
+}
+
+TEST_CASE(".col() and .row() are expand_dims<1> and expand_dims<0>", "[tl][broadcast]") {
+  STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<decltype(tl::arange<4>().col())>, tl::shape<4, 1>>);
+  STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<decltype(tl::arange<4>().row())>, tl::shape<1, 4>>);
+  STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<decltype(tl::expand_dims<0>(tl::arange<4>()))>,
+                                tl::shape<1, 4>>);
+  STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<decltype(tl::expand_dims<1>(tl::arange<4>()))>,
+                                tl::shape<4, 1>>);
+  STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<decltype(tl::expand_dims<2>(
+                                    tl::arange<2>().col() + tl::arange<4>().row()))>,
+                                tl::shape<2, 4, 1>>);
+  STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<decltype(tl::expand_dims<1>(
+                                    tl::arange<2>().col() + tl::arange<4>().row()))>,
+                                tl::shape<2, 1, 4>>);
+
+  snapshot<int> col, row, mid;
+  run_one([&] {
+    col = snap(tl::arange<4>().col());
+    row = snap(tl::expand_dims<0>(tl::arange<4>()));
+    // [2, 1, 4] + [4, 1]: the new middle axis takes the column's values.
+    mid = snap(tl::expand_dims<1>(tl::arange<2>().col() * 100 + tl::arange<4>().row()) +
+               tl::arange<4>().col() * 10);
+  });
+  CHECK(col.values == std::vector<int>{0, 1, 2, 3});
+  CHECK(row.values == std::vector<int>{0, 1, 2, 3});
+  REQUIRE(mid.values.size() == 2 * 4 * 4);
+  for (int a = 0; a < 2; ++a)
+    for (int b = 0; b < 4; ++b)
+      for (int c = 0; c < 4; ++c) CHECK(mid.values[(a * 4 + b) * 4 + c] == 100 * a + 10 * b + c);
+}
+
+TEST_CASE("shapes of different ranks are aligned from the right", "[tl][broadcast]") {
+  SECTION("[2, 4] + [4] repeats the [4] along the rows") {
+    using E = decltype(tl::zeros<int, 2, 4>() + tl::arange<4>());
+    STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<E>, tl::shape<2, 4>>);
+    snapshot<int> s;
+    run_one([&] { s = snap(tl::full<2, 4>(100) + tl::arange<4>()); });
+    CHECK(s.values == std::vector<int>{100, 101, 102, 103, 100, 101, 102, 103});
+  }
+  SECTION("[2, 1, 4] + [8, 1] is [2, 8, 4]") {
+    using E = decltype(tl::zeros<int, 2, 1, 4>() + tl::arange<8>().col());
+    STATIC_REQUIRE(std::is_same_v<tl::shape_of_t<E>, tl::shape<2, 8, 4>>);
+    snapshot<int> s;
+    run_one([&] { s = snap(tl::zeros<int, 2, 1, 4>() + tl::arange<8>().col()); });
+    REQUIRE(s.values.size() == 64);
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 8; ++b)
+        for (int c = 0; c < 4; ++c) CHECK(s.values[(a * 8 + b) * 4 + c] == b);
+  }
+  SECTION("a rank-0 scalar tile broadcasts to anything") {
+    snapshot<float> s;
+    std::vector<float> x{3.0f};
+    auto bx = input("x", x);
+    const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+      auto one = tl::load(tl::ptr<const float>{&bx});  // rank 0: a single pointer
+      s = snap(one + tl::arange<2>().col() * 10 + tl::arange<2>().row());
+    });
+    REQUIRE_FALSE(r.error.has_value());
+    CHECK(s.values == std::vector<float>{3.0f, 4.0f, 13.0f, 14.0f});
+  }
+}
+
+TEST_CASE("data tiles broadcast like lazy ones", "[tl][broadcast]") {
+  std::vector<float> x{1.0f, 2.0f, 3.0f, 4.0f};
+  auto bx = input("x", x);
+  snapshot<float> outer, inner;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto v = tl::load(tl::ptr<const float>{&bx} + tl::arange<4>());
+    outer = snap(v.col() * v.row());                // [4, 1] * [1, 4]
+    inner = snap(v.col() + tl::arange<2>().row());  // data [4, 1] + lazy [1, 2]
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  REQUIRE(outer.values.size() == 16);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) CHECK(outer.values[i * 4 + j] == x[i] * x[j]);
+  CHECK(inner.values == std::vector<float>{1, 2, 2, 3, 3, 4, 4, 5});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elementwise operations and math
+
+TEST_CASE("arithmetic operators work lane by lane", "[tl][elementwise]") {
+  std::vector<float> x{-2.0f, -0.5f, 0.0f, 3.0f};
+  auto bx = input("x", x);
+  snapshot<float> sum, diff, prod, quot, neg;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto v = tl::load(tl::ptr<const float>{&bx} + tl::arange<4>());
+    sum = snap(v + tl::arange<4>());
+    diff = snap(1.0f - v);
+    prod = snap(v * v);
+    quot = snap(v / 2);
+    neg = snap(-v);
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(sum.values == std::vector<float>{-2.0f, 0.5f, 2.0f, 6.0f});
+  CHECK(diff.values == std::vector<float>{3.0f, 1.5f, 1.0f, -2.0f});
+  CHECK(prod.values == std::vector<float>{4.0f, 0.25f, 0.0f, 9.0f});
+  CHECK(quot.values == std::vector<float>{-1.0f, -0.25f, 0.0f, 1.5f});
+  CHECK(neg.values == std::vector<float>{2.0f, 0.5f, -0.0f, -3.0f});
+}
+
+TEST_CASE("math functions give the textbook values", "[tl][elementwise]") {
+  std::vector<float> x{0.0f, 1.0f, -1.0f, 2.0f, 4.0f, 0.5f, -2.5f, 16.0f};
+  auto bx = input("x", x);
+  snapshot<float> e, e2, l, sq, ab;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto v = tl::load(tl::ptr<const float>{&bx} + tl::arange<8>());
+    e = snap(tl::exp(v));
+    e2 = snap(tl::exp2(v));
+    l = snap(tl::log(tl::abs(v)));
+    sq = snap(tl::sqrt(tl::abs(v)));
+    ab = snap(tl::abs(v));
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(e.values[0] == 1.0f);
+  CHECK(e.values[1] == Approx(2.718281828).epsilon(1e-6));
+  CHECK(e.values[2] == Approx(0.367879441).epsilon(1e-6));
+  CHECK(e.values[3] == Approx(7.389056099).epsilon(1e-6));
+  CHECK(e2.values[0] == 1.0f);
+  CHECK(e2.values[1] == 2.0f);
+  CHECK(e2.values[2] == 0.5f);
+  CHECK(e2.values[4] == 16.0f);
+  CHECK(e2.values[5] == Approx(1.414213562).epsilon(1e-6));
+  CHECK(l.values[1] == 0.0f);
+  CHECK(l.values[3] == Approx(0.693147181).epsilon(1e-6));
+  CHECK(l.values[0] == -std::numeric_limits<float>::infinity());  // log(0), IEEE, not poison
+  CHECK_FALSE(l.poison[0]);
+  CHECK(sq.values[4] == 2.0f);
+  CHECK(sq.values[7] == 4.0f);
+  CHECK(sq.values[5] == Approx(0.707106781).epsilon(1e-6));
+  CHECK(ab.values == std::vector<float>{0.0f, 1.0f, 1.0f, 2.0f, 4.0f, 0.5f, 2.5f, 16.0f});
+}
+
+TEST_CASE("maximum, minimum, where and cast", "[tl][elementwise]") {
+  std::vector<float> x{-2.0f, -0.5f, 0.0f, 3.0f, 2.7f, -2.7f, 1.5f, 8.0f};
+  auto bx = input("x", x);
+  snapshot<float> relu, capped, mx, chosen;
+  snapshot<int> truncated, picks;
+  snapshot<float> as_float;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto v = tl::load(tl::ptr<const float>{&bx} + tl::arange<8>());
+    relu = snap(tl::maximum(v, 0.0f));
+    capped = snap(tl::minimum(v, 1));
+    mx = snap(tl::maximum(v, tl::arange<8>()));
+    chosen = snap(tl::where(v > 0.0f, v, 0));
+    truncated = snap(tl::cast<int>(v));
+    picks = snap(tl::where(tl::arange<8>() < 3, 1, 2));
+    as_float = snap(tl::cast<float>(tl::arange<8>()) / 4);
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(relu.values == std::vector<float>{0.0f, 0.0f, 0.0f, 3.0f, 2.7f, 0.0f, 1.5f, 8.0f});
+  CHECK(capped.values == std::vector<float>{-2.0f, -0.5f, 0.0f, 1.0f, 1.0f, -2.7f, 1.0f, 1.0f});
+  CHECK(mx.values == std::vector<float>{0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 8.0f});
+  CHECK(chosen.values == std::vector<float>{0.0f, 0.0f, 0.0f, 3.0f, 2.7f, 0.0f, 1.5f, 8.0f});
+  // C++ casts truncate toward zero.
+  CHECK(truncated.values == std::vector<int>{-2, 0, 0, 3, 2, -2, 1, 8});
+  CHECK(picks.values == std::vector<int>{1, 1, 1, 2, 2, 2, 2, 2});
+  CHECK(as_float.values == std::vector<float>{0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f});
+  STATIC_REQUIRE(std::is_same_v<
+                 tl::value_of_t<decltype(tl::where(tl::arange<4>() < 2, tl::full<4>(1.0f), 0))>,
+                 float>);
+}
+
+TEST_CASE("comparisons make masks, and & | ~ ! combine them", "[tl][masks]") {
+  snapshot<bool> lt, ge, eq, ne, both, either, negated, bang;
+  run_one([&] {
+    auto i = tl::arange<8>();
+    lt = snap(i < 3);
+    ge = snap(i >= 5);
+    eq = snap(i == 4);
+    ne = snap(i != 4);
+    both = snap((i >= 2) & (i < 6));
+    either = snap((i < 2) | (i >= 6));
+    negated = snap(~(i < 3));
+    bang = snap(!(i < 3));
+  });
+  using B = std::vector<bool>;
+  CHECK(lt.values == B{1, 1, 1, 0, 0, 0, 0, 0});
+  CHECK(ge.values == B{0, 0, 0, 0, 0, 1, 1, 1});
+  CHECK(eq.values == B{0, 0, 0, 0, 1, 0, 0, 0});
+  CHECK(ne.values == B{1, 1, 1, 1, 0, 1, 1, 1});
+  CHECK(both.values == B{0, 0, 1, 1, 1, 1, 0, 0});
+  CHECK(either.values == B{1, 1, 0, 0, 0, 0, 1, 1});
+  CHECK(negated.values == B{0, 0, 0, 1, 1, 1, 1, 1});
+  CHECK(bang.values == negated.values);
+  STATIC_REQUIRE(std::is_same_v<tl::value_of_t<decltype(tl::arange<4>() < 2)>, bool>);
+}
+
+TEST_CASE("& | ~ on int tiles are bitwise", "[tl][masks]") {
+  snapshot<int> a, o, n;
+  run_one([&] {
+    auto i = tl::arange<8>();
+    a = snap(i & 5);
+    o = snap(i | 8);
+    n = snap(~i);
+  });
+  CHECK(a.values == std::vector<int>{0, 1, 0, 1, 4, 5, 4, 5});
+  CHECK(o.values == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
+  CHECK(n.values == std::vector<int>{-1, -2, -3, -4, -5, -6, -7, -8});
+}
+
+TEST_CASE("integer / and % truncate toward zero like C++, not like Python", "[tl][integer]") {
+  snapshot<int> q, m;
+  run_one([&] {
+    auto i = tl::arange<8>() - 4;  // -4 .. 3
+    q = snap(i / 3);
+    m = snap(i % 3);
+  });
+  CHECK(q.values == std::vector<int>{-1, -1, 0, 0, 0, 0, 0, 1});
+  CHECK(m.values == std::vector<int>{-1, 0, -2, -1, 0, 1, 2, 0});
+  CHECK_FALSE(q.any_poison());
+  CHECK_FALSE(m.any_poison());
+}
+
+TEST_CASE("integer division by zero gives poison in that lane and no trap", "[tl][integer][poison]") {
+  snapshot<int> q, m;
+  snapshot<float> f;
+  std::vector<int> x{6, 7, 8, 9};
+  auto bx = input("x", x);
+  snapshot<int> qd;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto i = tl::arange<8>();
+    q = snap(i / (i - 2));  // lane 2 divides by zero
+    m = snap(i % (i - 2));
+    f = snap(tl::cast<float>(i) / (i - 2));  // float division: IEEE infinity, no poison
+    auto d = tl::load(tl::ptr<const int>{&bx} + tl::arange<4>());
+    qd = snap(d / (tl::arange<4>() - 1));  // data tile, lane 1 divides by zero
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  const std::vector<bool> lane2{false, false, true, false, false, false, false, false};
+  CHECK(q.poison == lane2);
+  CHECK(m.poison == lane2);
+  CHECK(q.values[0] == 0);
+  CHECK(q.values[1] == -1);
+  CHECK(q.values[3] == 3);
+  CHECK(q.values[7] == 1);
+  CHECK(m.values[5] == 2);
+  CHECK(m.values[7] == 2);
+  CHECK(f.values[2] == std::numeric_limits<float>::infinity());
+  CHECK_FALSE(f.any_poison());
+  CHECK(qd.poison == std::vector<bool>{false, true, false, false});
+  CHECK(qd.values[0] == -6);
+  CHECK(qd.values[2] == 8);
+  CHECK(qd.values[3] == 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reductions
+
+TEST_CASE("sum, max and min reduce along one axis and drop it", "[tl][reduce]") {
+  // g[r][c] = 10 r + c on [4, 8]
+  snapshot<int> rows, cols, mx, mn;
+  bool shapes_ok = false;
+  run_one([&] {
+    auto g = tl::arange<4>().col() * 10 + tl::arange<8>().row();
+    auto s1 = tl::sum<1>(g);
+    auto s0 = tl::sum<0>(g);
+    shapes_ok = std::is_same_v<tl::shape_of_t<decltype(s1)>, tl::shape<4>> &&
+                std::is_same_v<tl::shape_of_t<decltype(s0)>, tl::shape<8>>;
+    rows = snap(s1);
+    cols = snap(s0);
+    mx = snap(tl::max<1>(g));
+    mn = snap(tl::min<0>(g));
+  });
+  CHECK(shapes_ok);
+  CHECK(rows.values == std::vector<int>{28, 108, 188, 268});                   // 80 r + 28
+  CHECK(cols.values == std::vector<int>{60, 64, 68, 72, 76, 80, 84, 88});      // 4 c + 60
+  CHECK(mx.values == std::vector<int>{7, 17, 27, 37});
+  CHECK(mn.values == std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7});
+  CHECK_FALSE(rows.any_poison());
+}
+
+TEST_CASE("a reduction with tl::keep_dims keeps the axis with size 1, ready to broadcast back",
+          "[tl][reduce]") {
+  snapshot<int> kept, centered;
+  bool shape_ok = false;
+  run_one([&] {
+    auto g = tl::arange<4>().col() * 10 + tl::arange<8>().row();
+    auto m = tl::max<1>(g, tl::keep_dims);
+    shape_ok = std::is_same_v<tl::shape_of_t<decltype(m)>, tl::shape<4, 1>>;
+    kept = snap(m);
+    centered = snap(g - m);
+  });
+  CHECK(shape_ok);
+  CHECK(kept.values == std::vector<int>{7, 17, 27, 37});
+  REQUIRE(centered.values.size() == 32);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c) CHECK(centered.values[r * 8 + c] == c - 7);
+}
+
+TEST_CASE("a reduction along the middle axis of a 3-D tile", "[tl][reduce]") {
+  // h[a][b][c] = 100 a + 10 b + c on [2, 4, 8]
+  snapshot<int> s, k;
+  bool shapes_ok = false;
+  run_one([&] {
+    auto h = tl::expand_dims<1>(tl::arange<2>().col() * 100 + tl::arange<8>().row()) +
+             tl::arange<4>().col() * 10;
+    auto r = tl::sum<1>(h);
+    auto rk = tl::min<1>(h, tl::keep_dims);
+    shapes_ok = std::is_same_v<tl::shape_of_t<decltype(h)>, tl::shape<2, 4, 8>> &&
+                std::is_same_v<tl::shape_of_t<decltype(r)>, tl::shape<2, 8>> &&
+                std::is_same_v<tl::shape_of_t<decltype(rk)>, tl::shape<2, 1, 8>>;
+    s = snap(r);
+    k = snap(rk);
+  });
+  CHECK(shapes_ok);
+  REQUIRE(s.values.size() == 16);
+  for (int a = 0; a < 2; ++a)
+    for (int c = 0; c < 8; ++c) {
+      CHECK(s.values[a * 8 + c] == 400 * a + 60 + 4 * c);
+      CHECK(k.values[a * 8 + c] == 100 * a + c);
+    }
+}
+
+TEST_CASE("a reduction over everything is a rank-0 tile that converts to a scalar", "[tl][reduce]") {
+  std::vector<float> x{0.5f, -3.0f, 2.0f, 7.25f, -1.0f, 0.0f, 4.0f, 1.5f};
+  auto bx = input("x", x);
+  int isum = 0, imax = 0, imin = 0;
+  float fsum = 0, fmax = 0, fmin = 0;
+  bool rank0 = false;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto g = tl::arange<4>().col() * 10 + tl::arange<8>().row();
+    auto total = tl::sum(g);
+    rank0 = std::is_same_v<tl::shape_of_t<decltype(total)>, tl::shape<>>;
+    isum = total;
+    imax = tl::max(g);
+    imin = tl::min(g - 5);
+    auto v = tl::load(tl::ptr<const float>{&bx} + tl::arange<2>().col() * 4 + tl::arange<4>().row());
+    fsum = tl::sum(v);
+    fmax = tl::max(v);
+    fmin = tl::min(v);
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(rank0);
+  CHECK(isum == 592);  // 8 (0 + 10 + 20 + 30) + 4 (0 + 1 + ... + 7)
+  CHECK(imax == 37);
+  CHECK(imin == -5);
+  CHECK(fsum == 11.25f);
+  CHECK(fmax == 7.25f);
+  CHECK(fmin == -3.0f);
+}
+
+// ---------------------------------------------------------------------------------------------
+// dot
+
+namespace {
+constexpr int DM = 16, DK = 32, DN = 16;
+float dot_a(int i, int k) { return static_cast<float>((i + 2 * k) % 5 - 2); }
+float dot_b(int k, int j) { return static_cast<float>((3 * k + j) % 7 - 3); }
+}  // namespace
+
+TEST_CASE("dot multiplies [M, K] by [K, N], with and without an accumulator", "[tl][dot]") {
+  std::vector<float> a(DM * DK), b(DK * DN);
+  for (int i = 0; i < DM; ++i)
+    for (int k = 0; k < DK; ++k) a[i * DK + k] = dot_a(i, k);
+  for (int k = 0; k < DK; ++k)
+    for (int j = 0; j < DN; ++j) b[k * DN + j] = dot_b(k, j);
+  auto ba = input("a", a);
+  auto bb = input("b", b);
+  snapshot<float> plain, with_acc, lazy;
+  bool shape_ok = false;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&ba, &bb}, [&] {
+    auto ta = tl::load(tl::ptr<const float>{&ba} + tl::arange<DM>().col() * DK +
+                       tl::arange<DK>().row());
+    auto tb = tl::load(tl::ptr<const float>{&bb} + tl::arange<DK>().col() * DN +
+                       tl::arange<DN>().row());
+    auto c = tl::dot(ta, tb);
+    shape_ok = std::is_same_v<tl::shape_of_t<decltype(c)>, tl::shape<DM, DN>> &&
+               std::is_same_v<tl::value_of_t<decltype(c)>, float>;
+    plain = snap(c);
+    tl::tile<float, DM, DN> acc = tl::arange<DM>().col() - tl::arange<DN>().row();
+    with_acc = snap(tl::dot(ta, tb, acc));
+    // Lazy int operands are converted to float.
+    lazy = snap(tl::dot((tl::arange<DM>().col() + 2 * tl::arange<DK>().row()) % 5 - 2, tb));
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(shape_ok);
+  REQUIRE(plain.values.size() == DM * DN);
+  for (int i = 0; i < DM; ++i)
+    for (int j = 0; j < DN; ++j) {
+      float ref = 0;
+      for (int k = 0; k < DK; ++k) ref += dot_a(i, k) * dot_b(k, j);
+      CHECK(plain.values[i * DN + j] == ref);
+      CHECK(with_acc.values[i * DN + j] == ref + static_cast<float>(i - j));
+      CHECK(lazy.values[i * DN + j] == ref);
+    }
+  CHECK_FALSE(plain.any_poison());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Data tiles
+
+TEST_CASE("a tile is assigned from expressions and scalars, broadcasting to its shape",
+          "[tl][tile]") {
+  snapshot<float> fresh, from_scalar, from_int_expr, accumulated, broadcast_rows;
+  run_one([&] {
+    tl::tile<float, 4> untouched;
+    fresh = snap(untouched);
+    tl::tile<float, 4> t = 0.5f;
+    from_scalar = snap(t);
+    t = tl::arange<4>() * 2;
+    from_int_expr = snap(t);
+    for (int k = 0; k < 3; ++k) t = t + 1.0f;
+    accumulated = snap(t);
+    tl::tile<float, 2, 4> rows = tl::arange<4>().row();
+    broadcast_rows = snap(rows);
+  });
+  CHECK(fresh.poison == std::vector<bool>(4, true));  // nothing assigned it: poison
+  CHECK(from_scalar.values == std::vector<float>(4, 0.5f));
+  CHECK(from_scalar.poison == no_poison(4));
+  CHECK(from_int_expr.values == std::vector<float>{0.0f, 2.0f, 4.0f, 6.0f});
+  CHECK(accumulated.values == std::vector<float>{3.0f, 5.0f, 7.0f, 9.0f});
+  CHECK(broadcast_rows.values == std::vector<float>{0, 1, 2, 3, 0, 1, 2, 3});
+  CHECK_FALSE(broadcast_rows.any_poison());
+}
+
+TEST_CASE("a single pointer loads and stores one element as a rank-0 tile", "[tl][tile]") {
+  std::vector<float> x{1.0f, 2.0f, 3.0f, 4.0f};
+  std::vector<float> z(2, -1.0f);
+  auto bx = input("x", x);
+  auto bz = output("z", z);
+  float got = 0;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx, &bz}, [&] {
+    tl::ptr<const float> px{&bx};
+    got = tl::load(px + 2);
+    tl::store(tl::ptr<float>{&bz} + 1, tl::load(px + 3) * 10);
+    tl::store(tl::ptr<float>{&bz}, 7.0f);
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(got == 3.0f);
+  CHECK(z == std::vector<float>{7.0f, 40.0f});
+  CHECK(bz.unwritten_count() == 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Program ids
+
+TEST_CASE("program_id and num_programs describe the launch grid", "[tl][grid]") {
+  using id = std::array<int, 3>;
+  auto collect = [](id grid, std::vector<id>& ids, std::vector<id>& counts) {
+    return tl::sim::run_grid(grid, {}, {}, [&] {
+      ids.push_back({tl::program_id(0), tl::program_id(1), tl::program_id(2)});
+      counts.push_back({tl::num_programs(0), tl::num_programs(1), tl::num_programs(2)});
+    });
+  };
+  SECTION("a 1-D grid runs programs 0 .. n-1, forward by default") {
+    std::vector<id> ids, counts;
+    const auto r = collect({5, 1, 1}, ids, counts);
+    REQUIRE_FALSE(r.error.has_value());
+    CHECK(r.programs_run == 5);
+    CHECK(ids == std::vector<id>{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {3, 0, 0}, {4, 0, 0}});
+    CHECK(counts == std::vector<id>(5, id{5, 1, 1}));
+  }
+  SECTION("a 2-D grid: axis 0 varies fastest") {
+    std::vector<id> ids, counts;
+    const auto r = collect({3, 2, 1}, ids, counts);
+    REQUIRE_FALSE(r.error.has_value());
+    CHECK(ids == std::vector<id>{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 1, 0}, {1, 1, 0}, {2, 1, 0}});
+    CHECK(counts == std::vector<id>(6, id{3, 2, 1}));
+  }
+  SECTION("a 3-D grid visits every coordinate exactly once") {
+    std::vector<id> ids, counts;
+    const auto r = collect({2, 3, 4}, ids, counts);
+    REQUIRE_FALSE(r.error.has_value());
+    CHECK(r.programs_run == 24);
+    REQUIRE(ids.size() == 24);
+    CHECK(std::set<id>(ids.begin(), ids.end()).size() == 24);
+    for (std::size_t n = 0; n < ids.size(); ++n) {
+      const id& p = ids[n];
+      CHECK(p[0] + 2 * (p[1] + 3 * p[2]) == static_cast<int>(n));  // forward: linear order
+      CHECK(p[0] < 2);
+      CHECK(p[1] < 3);
+      CHECK(p[2] < 4);
+    }
+    CHECK(ids[1] == id{1, 0, 0});
+    CHECK(ids[2] == id{0, 1, 0});
+    CHECK(ids[6] == id{0, 0, 1});
+    CHECK(ids[23] == id{1, 2, 3});
+    CHECK(counts == std::vector<id>(24, id{2, 3, 4}));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Poison
+
+TEST_CASE("a masked load without `other` gives poison in the switched-off lanes", "[tl][poison]") {
+  std::vector<float> x{10, 11, 12, 13, 14, 15};
+  auto bx = input("x", x);
+  snapshot<float> v;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto i = tl::arange<8>();
+    v = snap(tl::load(tl::ptr<const float>{&bx} + i, i < 6));
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(v.poison == std::vector<bool>{0, 0, 0, 0, 0, 0, 1, 1});
+  for (int k = 0; k < 6; ++k) CHECK(v.values[k] == x[k]);
+}
+
+TEST_CASE("`other` replaces the switched-off lanes of a masked load", "[tl][poison]") {
+  std::vector<float> x{10, 11, 12, 13, 14, 15};
+  auto bx = input("x", x);
+  snapshot<float> scalar_other, tile_other;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto i = tl::arange<8>();
+    scalar_other = snap(tl::load(tl::ptr<const float>{&bx} + i, i < 6, -1.0f));
+    tile_other = snap(tl::load(tl::ptr<const float>{&bx} + i, i < 6, i * 100));
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(scalar_other.values == std::vector<float>{10, 11, 12, 13, 14, 15, -1, -1});
+  CHECK_FALSE(scalar_other.any_poison());
+  CHECK(tile_other.values == std::vector<float>{10, 11, 12, 13, 14, 15, 600, 700});
+  CHECK_FALSE(tile_other.any_poison());
+}
+
+TEST_CASE("poison spreads through arithmetic, math and reductions", "[tl][poison]") {
+  std::vector<float> x{1, 2, 3, 4, 5, 6, 7, 8};
+  auto bx = input("x", x);
+  snapshot<float> plus, times_zero, ex, relu, cmp_then_where, row_sums, all, col_max;
+  snapshot<bool> compared;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto i = tl::arange<8>();
+    auto v = tl::load(tl::ptr<const float>{&bx} + i, i < 6);  // lanes 6, 7 poison
+    plus = snap(v + 1.0f);
+    times_zero = snap(v * 0.0f);  // still poison: poison is not a number
+    ex = snap(tl::exp(v));
+    relu = snap(tl::maximum(v, 0.0f));
+    compared = snap(v > 0.0f);
+    all = snap(tl::sum(v));
+    // [2, 4] where only the second row holds poison lanes.
+    auto rows = tl::arange<2>().col();
+    auto cols = tl::arange<4>().row();
+    auto m = tl::load(tl::ptr<const float>{&bx} + rows * 4 + cols, rows * 4 + cols < 6);
+    row_sums = snap(tl::sum<1>(m));
+    col_max = snap(tl::max<0>(m));
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  const std::vector<bool> tail{0, 0, 0, 0, 0, 0, 1, 1};
+  CHECK(plus.poison == tail);
+  CHECK(times_zero.poison == tail);
+  CHECK(ex.poison == tail);
+  CHECK(relu.poison == tail);
+  CHECK(compared.poison == tail);
+  CHECK(plus.values[0] == 2.0f);
+  CHECK(all.poison == std::vector<bool>{true});
+  CHECK(row_sums.poison == std::vector<bool>{false, true});
+  CHECK(row_sums.values[0] == 10.0f);
+  CHECK(col_max.poison == std::vector<bool>{false, false, true, true});
+  CHECK(col_max.values[0] == 5.0f);
+  CHECK(col_max.values[1] == 6.0f);
+}
+
+TEST_CASE("where(mask, x, 0) clears poison, but only in the lanes it replaces", "[tl][poison]") {
+  std::vector<float> x{1, 2, 3, 4, 5, 6, 7, 8};
+  auto bx = input("x", x);
+  snapshot<float> cleared, half_cleared, summed;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto i = tl::arange<8>();
+    auto v = tl::load(tl::ptr<const float>{&bx} + i, i < 6);
+    cleared = snap(tl::where(i < 6, v, 0));
+    half_cleared = snap(tl::where(i < 7, v, 0));  // lane 6 is chosen from v: still poison
+    summed = snap(tl::sum(tl::where(i < 6, v, 0)));
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(cleared.values == std::vector<float>{1, 2, 3, 4, 5, 6, 0, 0});
+  CHECK_FALSE(cleared.any_poison());
+  CHECK(half_cleared.poison == std::vector<bool>{0, 0, 0, 0, 0, 0, 1, 0});
+  CHECK(summed.values == std::vector<float>{21.0f});
+  CHECK_FALSE(summed.any_poison());
+}
+
+TEST_CASE("poison flows through dot along the rows of a and the columns of b", "[tl][poison][dot]") {
+  std::vector<float> a(16 * 16, 1.0f);
+  auto ba = input("a", a);
+  snapshot<float> c;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&ba}, [&] {
+    auto rows = tl::arange<16>().col();
+    auto cols = tl::arange<16>().row();
+    auto ta = tl::load(tl::ptr<const float>{&ba} + rows * 16 + cols, rows < 15);  // row 15 poison
+    c = snap(tl::dot(ta, tl::full<16, 16>(2.0f)));
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j) CHECK(c.poison[i * 16 + j] == (i == 15));
+  CHECK(c.values[0] == 32.0f);
+}
