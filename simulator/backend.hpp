@@ -206,6 +206,51 @@ template <class M>
 using mask_shape_t = typename std::conditional_t<is_expr_v<M>, M, no_mask>::shape_type;
 }  // namespace detail
 
+namespace detail {
+
+enum class lane_mask { off, on, poison };
+
+// Whether the mask switches lane p on. A poison mask lane is recorded as a problem.
+template <class S, class MaskE>
+lane_mask mask_lane(const MaskE& mask, const pos<S::rank>& p, long long i,
+                    sim::access_check& check) {
+  const auto pm = broadcast_pos<shape_of_t<MaskE>, S>(p);
+  if constexpr (has_data_v<MaskE>) {
+    if (mask.poison(pm)) {
+      check.add(check.poison_mask, i, p.c, 0);
+      return lane_mask::poison;
+    }
+  }
+  return mask.eval(pm) ? lane_mask::on : lane_mask::off;
+}
+
+// The buffer offset that active lane p addresses, after the checks every access shares: poison
+// offsets, offsets past int32, bounds. -1 when the lane has a problem, recorded in `check`.
+template <class S, class PE>
+long long lane_offset(const PE& pe, const pos<S::rank>& p, long long i, const sim::buffer& buf,
+                      sim::access_check& check) {
+  const auto pp = broadcast_pos<typename PE::shape_type, S>(p);
+  if constexpr (has_data_v<typename PE::offsets_type>) {
+    if (pe.offsets.poison(pp)) {
+      check.add(check.poison_offset, i, p.c, 0);
+      return -1;
+    }
+  }
+  const long long rel = pe.offsets.eval(pp);
+  if (rel < std::numeric_limits<int>::min() || rel > std::numeric_limits<int>::max()) {
+    check.add(check.overflow, i, p.c, rel);
+    return -1;
+  }
+  const long long off = pe.base.offset + rel;
+  if (off < 0 || off >= buf.count()) {
+    check.add(check.outside, i, p.c, off);
+    return -1;
+  }
+  return off;
+}
+
+}  // namespace detail
+
 // Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
 // when there is no `other`.
 template <class P, class M = detail::no_mask, class O = detail::no_other>
@@ -246,39 +291,19 @@ auto load(const P& pointers, const M& mask = {}, const O& other = {},
   tile_for<Elem, S> out(detail::uninitialized_t{});
   sim::access_check check("loads from", *buf, loc, S::rank);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
-    const auto pm = broadcast_pos<MS, S>(p);
-    if constexpr (has_mask && has_data_v<decltype(m)>) {
-      if (m.poison(pm)) {
-        check.add(check.poison_mask, i, p.c, 0);
-        return;
-      }
-    }
-    if (!m.eval(pm)) {
+    out.value(i) = detail::poison_value<Elem>();
+    out.poisoned(i) = true;
+    const auto lane = detail::mask_lane<S>(m, p, i, check);
+    if (lane == detail::lane_mask::poison) return;
+    if (lane == detail::lane_mask::off) {
       ++buf->counters.masked_loads;
       const auto po = broadcast_pos<OS, S>(p);
       out.value(i) = static_cast<Elem>(o.eval(po));
       out.poisoned(i) = !has_other || o.poison(po);
       return;
     }
-    const auto pp = broadcast_pos<OffShape, S>(p);
-    if constexpr (has_data_v<typename PE::offsets_type>) {
-      if (pe.offsets.poison(pp)) {
-        check.add(check.poison_offset, i, p.c, 0);
-        return;
-      }
-    }
-    const long long rel = pe.offsets.eval(pp);
-    const long long off = pe.base.offset + rel;
-    out.value(i) = detail::poison_value<Elem>();
-    out.poisoned(i) = true;
-    if (rel < std::numeric_limits<int>::min() || rel > std::numeric_limits<int>::max()) {
-      check.add(check.overflow, i, p.c, rel);
-      return;
-    }
-    if (off < 0 || off >= buf->count()) {
-      check.add(check.outside, i, p.c, off);
-      return;
-    }
+    const long long off = detail::lane_offset<S>(pe, p, i, *buf, check);
+    if (off < 0) return;
     const int w = buf->writer[off];
     if (w == sim::never_written) {
       check.add(check.unwritten, i, p.c, off);
@@ -346,34 +371,14 @@ void store(const P& pointers, const V& values, const M& mask = {},
 
   sim::access_check check("stores to", *buf, loc, S::rank);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
-    const auto pm = broadcast_pos<MS, S>(p);
-    if constexpr (has_mask && has_data_v<decltype(m)>) {
-      if (m.poison(pm)) {
-        check.add(check.poison_mask, i, p.c, 0);
-        return;
-      }
-    }
-    if (!m.eval(pm)) {
+    const auto lane = detail::mask_lane<S>(m, p, i, check);
+    if (lane == detail::lane_mask::poison) return;
+    if (lane == detail::lane_mask::off) {
       ++buf->counters.masked_stores;
       return;
     }
-    const auto pp = broadcast_pos<OffShape, S>(p);
-    if constexpr (has_data_v<typename PE::offsets_type>) {
-      if (pe.offsets.poison(pp)) {
-        check.add(check.poison_offset, i, p.c, 0);
-        return;
-      }
-    }
-    const long long rel = pe.offsets.eval(pp);
-    const long long off = pe.base.offset + rel;
-    if (rel < std::numeric_limits<int>::min() || rel > std::numeric_limits<int>::max()) {
-      check.add(check.overflow, i, p.c, rel);
-      return;
-    }
-    if (off < 0 || off >= buf->count()) {
-      check.add(check.outside, i, p.c, off);
-      return;
-    }
+    const long long off = detail::lane_offset<S>(pe, p, i, *buf, check);
+    if (off < 0) return;
     const auto pv = broadcast_pos<VS, S>(p);
     if (v.poison(pv)) {
       check.add(check.poison_value, i, p.c, off);
