@@ -211,7 +211,7 @@ std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const sim_out
     int shown = 0;
     std::vector<bool> wrong(b.count(), false);
     for (long long i = 0; i < b.count(); ++i) {
-      if (b.writer[i] != tl::sim::never_written) continue;
+      if (b.shadow[i].writer != tl::sim::never_written) continue;
       wrong[i] = true;
       if (shown++ < 4) s << " " << b.name() << b.coords_of(i);
     }

@@ -304,7 +304,8 @@ auto load(const P& pointers, const M& mask = {}, const O& other = {},
     }
     const long long off = detail::lane_offset<S>(pe, p, i, *buf, check);
     if (off < 0) return;
-    const int w = buf->writer[off];
+    auto& shadow = buf->shadow[off];
+    const int w = shadow.writer;
     if (w == sim::never_written) {
       check.add(check.unwritten, i, p.c, off);
       return;
@@ -313,19 +314,19 @@ auto load(const P& pointers, const M& mask = {}, const O& other = {},
                                      sim::program_string(w) + " in this launch");
     ++buf->counters.loads;
     ++buf->program_loads;
-    if (buf->reader[off] != me) {
-      if (buf->reader[off] >= 0) {
+    if (shadow.reader != me) {
+      if (shadow.reader >= 0) {
         // Another program read it first: remember it for the race check in store, and keep
         // its per-element read count before starting this program's.
-        buf->earlier_reader[off] = buf->reader[off];
+        shadow.earlier_reader = shadow.reader;
         buf->counters.max_program_element_reads =
-            std::max<int>(buf->counters.max_program_element_reads, buf->program_reads[off]);
+            std::max<int>(buf->counters.max_program_element_reads, shadow.program_reads);
       }
-      buf->reader[off] = me;
-      buf->program_reads[off] = 0;
+      shadow.reader = me;
+      shadow.program_reads = 0;
     }
-    if (buf->program_reads[off] != 0xffff) ++buf->program_reads[off];
-    if (buf->reads[off] != 0xffff) ++buf->reads[off];
+    if (shadow.program_reads != 0xffff) ++shadow.program_reads;
+    if (shadow.reads != 0xffff) ++shadow.reads;
     out.value(i) = data[off];
     out.poisoned(i) = false;
   });
@@ -384,13 +385,14 @@ void store(const P& pointers, const V& values, const M& mask = {},
       check.add(check.poison_value, i, p.c, off);
       return;
     }
-    const int w = buf->writer[off];
+    auto& shadow = buf->shadow[off];
+    const int w = shadow.writer;
     if (w >= 0 && w != me) {
       check.add(check.race_ww, i, p.c, off, "already written by program " + sim::program_string(w));
       return;
     }
     // The last reader, or when that is this program, another program that read it before.
-    const int r = buf->reader[off] == me ? buf->earlier_reader[off] : buf->reader[off];
+    const int r = shadow.reader == me ? shadow.earlier_reader : shadow.reader;
     if (r >= 0 && r != me) {
       check.add(check.race_rw, i, p.c, off, "read by program " + sim::program_string(r) +
                                                 " earlier in this launch");
@@ -398,8 +400,8 @@ void store(const P& pointers, const V& values, const M& mask = {},
     }
     ++buf->counters.stores;
     ++buf->program_stores;
-    buf->writer[off] = me;
-    if (buf->writes[off] != 0xffff) ++buf->writes[off];
+    shadow.writer = me;
+    if (shadow.writes != 0xffff) ++shadow.writes;
     data[off] = static_cast<Elem>(v.eval(pv));
   });
   check.raise_if_any();

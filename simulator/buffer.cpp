@@ -11,12 +11,7 @@ buffer::buffer(std::string name, std::vector<long long> shape, const char* dtype
       data_(data) {
   count_ = 1;
   for (long long d : shape_) count_ *= d;
-  writer.assign(count_, initialized ? written_by_host : never_written);
-  reader.assign(count_, nobody);
-  earlier_reader.assign(count_, nobody);
-  reads.assign(count_, 0);
-  program_reads.assign(count_, 0);
-  writes.assign(count_, 0);
+  shadow.assign(count_, element{initialized ? written_by_host : never_written});
 }
 
 std::string buffer::describe() const {
@@ -49,7 +44,8 @@ void buffer::end_program() {
 }
 
 long long buffer::unwritten_count() const {
-  return std::count(writer.begin(), writer.end(), never_written);
+  return std::count_if(shadow.begin(), shadow.end(),
+                       [](const element& e) { return e.writer == never_written; });
 }
 
 }  // namespace tl::sim

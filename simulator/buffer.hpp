@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tl::sim {
@@ -44,13 +45,16 @@ class buffer {
   // Buffer coordinates of an element offset inside the buffer, like "[1, 37]".
   std::string coords_of(long long offset) const;
 
-  // Shadow state, one entry per element.
-  std::vector<int> writer;             // program that last wrote it, or written_by_host/never_written
-  std::vector<int> reader;             // program that last read it, or nobody
-  std::vector<int> earlier_reader;     // another program that read it before `reader`, or nobody
-  std::vector<std::uint16_t> reads;    // saturating load count
-  std::vector<std::uint16_t> program_reads;  // loads by the program in `reader`, saturating
-  std::vector<std::uint16_t> writes;   // saturating store count
+  // Shadow state, one per element, kept together so a lane's checks touch one cache line.
+  struct element {
+    int writer;                   // program that last wrote it, or written_by_host/never_written
+    int reader = nobody;          // program that last read it
+    int earlier_reader = nobody;  // another program that read it before `reader`
+    std::uint16_t reads = 0;          // saturating load count
+    std::uint16_t program_reads = 0;  // loads by the program in `reader`, saturating
+    std::uint16_t writes = 0;         // saturating store count
+  };
+  std::vector<element> shadow;
 
   buffer_counters counters;
   long long program_loads = 0;   // this program's, folded into counters at its end

@@ -69,15 +69,12 @@ void finish_launch(const std::vector<buffer*>& buffers) {
     auto& c = b->counters;
     c.load_bytes = c.loads * static_cast<long long>(b->elem_size());
     c.store_bytes = c.stores * static_cast<long long>(b->elem_size());
-    c.max_element_reads = b->reads.empty() ? 0 : *std::max_element(b->reads.begin(), b->reads.end());
     // The load that changed an element's reader folded the earlier reader's count already.
-    c.max_program_element_reads = std::max(
-        c.max_program_element_reads,
-        b->program_reads.empty()
-            ? 0
-            : static_cast<int>(*std::max_element(b->program_reads.begin(), b->program_reads.end())));
-    c.max_element_writes =
-        b->writes.empty() ? 0 : *std::max_element(b->writes.begin(), b->writes.end());
+    for (const auto& e : b->shadow) {
+      c.max_element_reads = std::max<int>(c.max_element_reads, e.reads);
+      c.max_program_element_reads = std::max<int>(c.max_program_element_reads, e.program_reads);
+      c.max_element_writes = std::max<int>(c.max_element_writes, e.writes);
+    }
   }
 }
 

@@ -893,8 +893,8 @@ TEST_CASE("counters after a launch match a hand count", "[sim][counters]") {
     CHECK(bz.counters.max_program_stores == 4);
     CHECK(bz.counters.loads == 0);
     CHECK(bz.unwritten_count() == 2);
-    CHECK(bz.writer[10] == tl::sim::never_written);
-    CHECK(bz.writer[9] == 2);
+    CHECK(bz.shadow[10].writer == tl::sim::never_written);
+    CHECK(bz.shadow[9].writer == 2);
   }
   SECTION("every program reading the same block") {
     const auto r = tl::sim::run_grid({3, 1, 1}, {}, {&bx, &bz}, [&] {
@@ -906,8 +906,8 @@ TEST_CASE("counters after a launch match a hand count", "[sim][counters]") {
     CHECK(bx.counters.masked_loads == 0);
     CHECK(bx.counters.max_element_reads == 3);
     CHECK(bx.counters.max_program_loads == 4);
-    CHECK(bx.reads[0] == 3);
-    CHECK(bx.reads[4] == 0);
+    CHECK(bx.shadow[0].reads == 3);
+    CHECK(bx.shadow[4].reads == 0);
     CHECK(bz.counters.stores == 3);
     CHECK(bz.counters.max_program_stores == 1);
     CHECK(bz.unwritten_count() == 9);

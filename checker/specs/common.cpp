@@ -40,11 +40,11 @@ budget element_access_budget(std::vector<std::string> names, int times, bool rea
   b.check = [names, times, reads, verb](const run_facts& f) -> std::optional<std::string> {
     for (const auto& name : names) {
       const auto& buf = f.buffer(name);
-      const auto& counts = reads ? buf.reads : buf.writes;
       for (long long i = 0; i < buf.count(); ++i) {
-        if (counts[i] <= times) continue;
+        const int count = reads ? buf.shadow[i].reads : buf.shadow[i].writes;
+        if (count <= times) continue;
         std::ostringstream s;
-        s << name << buf.coords_of(i) << " was " << verb << " " << counts[i] << " times (at most "
+        s << name << buf.coords_of(i) << " was " << verb << " " << count << " times (at most "
           << times << " allowed)";
         if (reads)
           s << "; " << name << " was loaded " << buf.counters.loads << " times in all for its "
