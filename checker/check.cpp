@@ -181,6 +181,14 @@ bool stores_in_some_case(const kernel_entry& kernel, const check_options& option
     request.grid = spec.grid(spec.cases[c], kernel.blocks);
     request.tensors = &tensors;
     request.sizes = spec.cases[c];
+    if (options.on_case) {
+      puzzle_report label;
+      label.spec = &spec;
+      label.sizes = spec.cases[c];
+      label.blocks = kernel.blocks;
+      label.order = tl::sim::order_name(launch.order);
+      options.on_case("case " + label.case_label());
+    }
     const sim_outcome run = kernel.get(options.which)(request, launch);
     if (run.result.error || total_stores(run) > 0) return true;
   }

@@ -5,9 +5,10 @@ namespace tp::gpu {
 
 device_status probe() {
   return {false,
-          "this build of tilepuzzles has no CUDA backend (nvcc was not found when it was "
-          "configured). On a machine with the CUDA toolkit and an NVIDIA GPU, configure with "
-          "-DTILEPUZZLES_CUDA=ON and rebuild; without --gpu everything runs in the simulator."};
+          "this build of tilepuzzles has no CUDA backend (it was configured with "
+          "TILEPUZZLES_CUDA=OFF, or without nvcc). On a machine with the CUDA toolkit and an "
+          "NVIDIA GPU, configure with -DTILEPUZZLES_CUDA=ON and rebuild; without --gpu "
+          "everything runs in the simulator."};
 }
 
 launcher find(const std::string&, impl, const std::vector<int>&) { return nullptr; }

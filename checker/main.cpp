@@ -1,6 +1,7 @@
 // tilepuzzles: list the puzzles, show one, check the learner's kernels (or the solutions).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -86,7 +87,7 @@ int run_check(const check_args& args) {
   for (const auto& name : args.puzzles) {
     const tp::puzzle_spec* p = tp::find_puzzle(name);
     if (!p) return usage_error("unknown puzzle '" + name + "'. Puzzles: " + tp::puzzle_choices());
-    chosen.push_back(p);
+    if (std::find(chosen.begin(), chosen.end(), p) == chosen.end()) chosen.push_back(p);
   }
   if (chosen.empty()) chosen = tp::all_puzzles();
 

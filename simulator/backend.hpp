@@ -214,6 +214,8 @@ enum class lane_mask { off, on, poison };
 template <class S, class MaskE>
 lane_mask mask_lane(const MaskE& mask, const pos<S::rank>& p, long long i,
                     sim::access_check& check) {
+  static_assert(std::is_same_v<value_of_t<MaskE>, bool>,
+                "tl::load/tl::store: the mask must be a bool tile, such as offsets < N");
   const auto pm = broadcast_pos<shape_of_t<MaskE>, S>(p);
   if constexpr (has_data_v<MaskE>) {
     if (mask.poison(pm)) {
@@ -423,12 +425,17 @@ template <class S, int Axis, bool Keep>
 using reduced_shape_t = decltype(reduced_shape<S, Axis, Keep>(
     std::make_index_sequence<Keep ? S::rank : S::rank - 1>{}));
 
+// Summing a mask counts its true lanes, as in Triton; max and min of a mask stay masks.
+template <class Op, class T>
+using reduced_value_t =
+    std::conditional_t<std::is_same_v<T, bool> && std::is_same_v<Op, op::add>, int, T>;
+
 template <class Op, int Axis, bool Keep, class E>
 auto reduce_axis(const E& x, const std::source_location& loc) {
   static_assert(is_expr_v<E>, "tl: reductions take a tile");
   using S = shape_of_t<E>;
   static_assert(Axis >= 0 && Axis < S::rank, "tl: the reduction axis is out of range for this tile");
-  using T = value_of_t<E>;
+  using T = reduced_value_t<Op, value_of_t<E>>;
   using R = reduced_shape_t<S, Axis, Keep>;
   sim::current_context().tick(loc);
   tile_for<T, R> out(uninitialized_t{});
@@ -460,7 +467,7 @@ template <class Op, class E>
 auto reduce_all(const E& x, const std::source_location& loc) {
   static_assert(is_expr_v<E>, "tl: reductions take a tile");
   using S = shape_of_t<E>;
-  using T = value_of_t<E>;
+  using T = reduced_value_t<Op, value_of_t<E>>;
   sim::current_context().tick(loc);
   lane_t<T> acc{};
   bool poisoned = false;

@@ -772,3 +772,31 @@ TEST_CASE("poison flows through dot along the rows of a and the columns of b", "
     for (int j = 0; j < 16; ++j) CHECK(c.poison[i * 16 + j] == (i == 15));
   CHECK(c.values[0] == 32.0f);
 }
+
+TEST_CASE("compound assignment updates a data tile in place, as acc += x does in Triton") {
+  std::vector<float> out(4, 0.0f);
+  tl::sim::buffer z("z", {4}, "float32", sizeof(float), out.data(), false);
+  const auto result = tl::sim::run_grid({1, 1, 1}, {}, {&z}, [&] {
+    tl::tile<float, 4> acc = 1.0f;
+    acc += tl::arange<4>();  // 1 2 3 4
+    acc *= 2;                // 2 4 6 8
+    acc -= 1.0f;             // 1 3 5 7
+    acc /= tl::full<4>(2.0f);
+    tl::store(tl::ptr<float>{&z} + tl::arange<4>(), acc);
+  });
+  REQUIRE_FALSE(result.error);
+  CHECK(out == std::vector<float>{0.5f, 1.5f, 2.5f, 3.5f});
+}
+
+TEST_CASE("summing a mask counts its true lanes") {
+  std::vector<float> out(2, 0.0f);
+  tl::sim::buffer z("z", {2}, "float32", sizeof(float), out.data(), false);
+  const auto result = tl::sim::run_grid({1, 1, 1}, {}, {&z}, [&] {
+    auto mask = tl::arange<8>() < 5;
+    const int count = tl::sum(mask);
+    auto rows = tl::sum<1>((tl::arange<2>().col() * 8 + tl::arange<8>().row()) < 11);  // 8, 3
+    tl::store(tl::ptr<float>{&z} + tl::arange<2>(), tl::cast<float>(rows) + (count - 5));
+  });
+  REQUIRE_FALSE(result.error);
+  CHECK(out == std::vector<float>{8.0f, 3.0f});
+}

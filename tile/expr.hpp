@@ -458,6 +458,20 @@ TL_FN auto operator!(const A& a) {
   return make_unary<op::bit_not>(a);
 }
 
+// acc += tl::dot(a, b), as in Triton: compound assignment to a data tile (tl::tile).
+#define TL_COMPOUND_ASSIGN(sym, op_sym)                                          \
+  template <class T, class E>                                                   \
+    requires(is_expr_v<T> && has_data_v<T> && (is_expr_v<E> || is_scalar_v<E>)) \
+  TL_FN T& operator sym(T& tile, const E& e) {                                  \
+    tile = tile op_sym e;                                                       \
+    return tile;                                                                \
+  }
+TL_COMPOUND_ASSIGN(+=, +)
+TL_COMPOUND_ASSIGN(-=, -)
+TL_COMPOUND_ASSIGN(*=, *)
+TL_COMPOUND_ASSIGN(/=, /)
+#undef TL_COMPOUND_ASSIGN
+
 // ---------------------------------------------------------------------------------------------
 // Creation and elementwise functions (triton.language names)
 
