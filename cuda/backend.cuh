@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "tile/expr.hpp"
+#include "tile/memory.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -25,24 +26,7 @@ struct ptr {
   using element_type = T;
   T* address = nullptr;
 
-  template <class I>
-    requires std::is_integral_v<I>
-  TL_FN friend ptr operator+(ptr p, I k) {
-    p.address += k;
-    return p;
-  }
-  template <class I>
-    requires std::is_integral_v<I>
-  TL_FN friend ptr operator+(I k, ptr p) {
-    p.address += k;
-    return p;
-  }
-  template <class I>
-    requires std::is_integral_v<I>
-  TL_FN friend ptr operator-(ptr p, I k) {
-    p.address -= k;
-    return p;
-  }
+  TL_FN void advance(long long elements) { address += elements; }
 };
 
 template <class T>
@@ -169,15 +153,6 @@ class tile : public expr_base<tile<T, Dims...>> {
   T regs[layout::slots];
 };
 
-template <class T, class S>
-struct tile_for_shape;
-template <class T, int... D>
-struct tile_for_shape<T, shape<D...>> {
-  using type = tile<T, D...>;
-};
-template <class T, class S>
-using tile_for = typename tile_for_shape<T, S>::type;
-
 template <class E>
 __device__ auto materialize(const E& e) {
   tile_for<value_of_t<E>, shape_of_t<E>> out(detail::uninitialized_t{});
@@ -195,13 +170,6 @@ __device__ inline int num_programs(int axis) {
 }
 
 namespace detail {
-struct no_mask {
-  using shape_type = shape<>;
-};
-struct no_other {
-  using shape_type = shape<>;
-};
-
 template <class T, int N>
 struct alignas(sizeof(T) * N) vec {
   T v[N];
@@ -238,19 +206,11 @@ struct vector_access {
 
 template <class P, class M = detail::no_mask, class O = detail::no_other>
 __device__ auto load(const P& pointers, const M& mask = {}, const O& other = {}) {
-  constexpr bool has_mask = !std::is_same_v<M, detail::no_mask>;
-  constexpr bool has_other = !std::is_same_v<O, detail::no_other>;
   const auto pe = as_ptr_expr(pointers);
   using PE = std::remove_cvref_t<decltype(pe)>;
   using Elem = std::remove_const_t<typename PE::element_type>;
-  const auto m = [&] {
-    if constexpr (has_mask) return as_operand<M, M>(mask);
-    else return full_expr<bool, shape<>>(true);
-  }();
-  const auto o = [&] {
-    if constexpr (has_other) return operand_t<O, tile<Elem>>(as_operand<O, tile<Elem>>(other));
-    else return scalar_expr<Elem>(Elem{});
-  }();
+  const auto m = detail::mask_operand(mask);
+  const auto o = detail::other_operand<Elem>(other, Elem{});
   using MS = shape_of_t<decltype(m)>;
   using OS = shape_of_t<decltype(o)>;
   using S = broadcast_t<typename PE::shape_type, MS, OS>;
@@ -288,17 +248,13 @@ __device__ auto load(const P& pointers, const M& mask = {}, const O& other = {})
 
 template <class P, class V, class M = detail::no_mask>
 __device__ void store(const P& pointers, const V& values, const M& mask = {}) {
-  constexpr bool has_mask = !std::is_same_v<M, detail::no_mask>;
   const auto pe = as_ptr_expr(pointers);
   using PE = std::remove_cvref_t<decltype(pe)>;
   static_assert(!std::is_const_v<typename PE::element_type>,
                 "tl::store: this pointer points to const data (tl::ptr<const T>), which is "
                 "read-only. Store through the output's tl::ptr<T>.");
   using Elem = typename PE::element_type;
-  const auto m = [&] {
-    if constexpr (has_mask) return as_operand<M, M>(mask);
-    else return full_expr<bool, shape<>>(true);
-  }();
+  const auto m = detail::mask_operand(mask);
   using MS = shape_of_t<decltype(m)>;
   using S = broadcast_t<typename PE::shape_type, MS>;
   using layout = detail::blocked<S>;

@@ -12,6 +12,7 @@
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
 #include "tile/expr.hpp"
+#include "tile/memory.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -24,24 +25,7 @@ struct ptr {
   sim::buffer* buf = nullptr;
   long long offset = 0;
 
-  template <class I>
-    requires std::is_integral_v<I>
-  friend ptr operator+(ptr p, I k) {
-    p.offset += k;
-    return p;
-  }
-  template <class I>
-    requires std::is_integral_v<I>
-  friend ptr operator+(I k, ptr p) {
-    p.offset += k;
-    return p;
-  }
-  template <class I>
-    requires std::is_integral_v<I>
-  friend ptr operator-(ptr p, I k) {
-    p.offset -= k;
-    return p;
-  }
+  void advance(long long elements) { offset += elements; }
 };
 
 template <class T>
@@ -143,15 +127,6 @@ class tile : public expr_base<tile<T, Dims...>> {
   std::array<bool, size> poison_;
 };
 
-template <class T, class S>
-struct tile_for_shape;
-template <class T, int... D>
-struct tile_for_shape<T, shape<D...>> {
-  using type = tile<T, D...>;
-};
-template <class T, class S>
-using tile_for = typename tile_for_shape<T, S>::type;
-
 template <class T, int... Dims>
 template <class E>
 void tile<T, Dims...>::assign(const E& e) {
@@ -194,17 +169,6 @@ inline int num_programs(int axis, std::source_location loc = std::source_locatio
     sim::raise_at(sim::kind::crash, "tl::num_programs: the axis must be 0, 1 or 2", loc);
   return ctx.grid[axis];
 }
-
-namespace detail {
-struct no_mask {
-  using shape_type = shape<>;
-};
-struct no_other {
-  using shape_type = shape<>;
-};
-template <class M>
-using mask_shape_t = typename std::conditional_t<is_expr_v<M>, M, no_mask>::shape_type;
-}  // namespace detail
 
 namespace detail {
 
@@ -260,25 +224,13 @@ auto load(const P& pointers, const M& mask = {}, const O& other = {},
           std::source_location loc = std::source_location::current()) {
   static_assert(is_ptr_v<P> || is_ptr_expr_v<P>,
                 "tl::load: the first argument must be a pointer or a pointer tile (ptr + offsets)");
-  constexpr bool has_mask = !std::is_same_v<M, detail::no_mask>;
   constexpr bool has_other = !std::is_same_v<O, detail::no_other>;
-  static_assert(!has_mask || is_expr_v<M> || std::is_same_v<M, bool>,
-                "tl::load: the mask must be a bool tile (e.g. offsets < N)");
-  static_assert(!has_other || is_expr_v<O> || is_scalar_v<O>,
-                "tl::load: `other` must be a number or a tile");
-
   const auto pe = as_ptr_expr(pointers);
   using PE = std::remove_cvref_t<decltype(pe)>;
   using Elem = std::remove_const_t<typename PE::element_type>;
   using OffShape = typename PE::shape_type;
-  const auto m = [&] {
-    if constexpr (has_mask) return as_operand<M, M>(mask);
-    else return full_expr<bool, shape<>>(true);
-  }();
-  const auto o = [&] {
-    if constexpr (has_other) return operand_t<O, tile<Elem>>(as_operand<O, tile<Elem>>(other));
-    else return scalar_expr<Elem>(detail::poison_value<Elem>());
-  }();
+  const auto m = detail::mask_operand(mask);
+  const auto o = detail::other_operand<Elem>(other, detail::poison_value<Elem>());
   using MS = shape_of_t<decltype(m)>;
   using OS = shape_of_t<decltype(o)>;
   using S = broadcast_t<OffShape, MS, OS>;
@@ -342,9 +294,6 @@ void store(const P& pointers, const V& values, const M& mask = {},
            std::source_location loc = std::source_location::current()) {
   static_assert(is_ptr_v<P> || is_ptr_expr_v<P>,
                 "tl::store: the first argument must be a pointer or a pointer tile (ptr + offsets)");
-  constexpr bool has_mask = !std::is_same_v<M, detail::no_mask>;
-  static_assert(!has_mask || is_expr_v<M> || std::is_same_v<M, bool>,
-                "tl::store: the mask must be a bool tile (e.g. offsets < N)");
   static_assert(is_expr_v<V> || is_scalar_v<V>, "tl::store: the values must be a tile or a number");
 
   const auto pe = as_ptr_expr(pointers);
@@ -354,10 +303,7 @@ void store(const P& pointers, const V& values, const M& mask = {},
                 "read-only. Store through the output's tl::ptr<T>.");
   using Elem = typename PE::element_type;
   using OffShape = typename PE::shape_type;
-  const auto m = [&] {
-    if constexpr (has_mask) return as_operand<M, M>(mask);
-    else return full_expr<bool, shape<>>(true);
-  }();
+  const auto m = detail::mask_operand(mask);
   const auto& v = as_operand<V, tile<Elem>>(values);
   using MS = shape_of_t<decltype(m)>;
   using VS = shape_of_t<decltype(v)>;
