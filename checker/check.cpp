@@ -19,15 +19,19 @@ const tl::sim::buffer& run_facts::buffer(const std::string& name) const {
   throw std::logic_error("no buffer named " + name);
 }
 
-std::string puzzle_report::case_label() const {
+std::string case_label(const puzzle_spec& spec, const std::vector<int>& sizes,
+                       const std::vector<int>& blocks, const std::string& order) {
   std::ostringstream s;
-  if (!spec) return {};
-  for (std::size_t i = 0; i < sizes.size() && i < spec->size_names.size(); ++i)
-    s << (i ? ", " : "") << spec->size_names[i] << "=" << sizes[i];
-  for (std::size_t i = 0; i < blocks.size() && i < spec->block_names.size(); ++i)
-    s << ", " << spec->block_names[i] << "=" << blocks[i];
+  for (std::size_t i = 0; i < sizes.size() && i < spec.size_names.size(); ++i)
+    s << (i ? ", " : "") << spec.size_names[i] << "=" << sizes[i];
+  for (std::size_t i = 0; i < blocks.size() && i < spec.block_names.size(); ++i)
+    s << ", " << spec.block_names[i] << "=" << blocks[i];
   if (!order.empty()) s << ", order " << order;
   return s.str();
+}
+
+std::string puzzle_report::case_label() const {
+  return spec ? tp::case_label(*spec, sizes, blocks, order) : std::string();
 }
 
 case_data make_case(const puzzle_spec& spec, const std::vector<int>& sizes, std::uint64_t seed,
@@ -163,6 +167,15 @@ std::vector<tensor_counters> counters_of(const std::vector<tl::sim::buffer>& buf
   return out;
 }
 
+launch_request request_for(const puzzle_spec& spec, std::size_t c, const kernel_entry& kernel,
+                           std::vector<tensor>& tensors) {
+  launch_request request;
+  request.grid = spec.grid(spec.cases[c], kernel.blocks);
+  request.tensors = &tensors;
+  request.sizes = spec.cases[c];
+  return request;
+}
+
 long long total_stores(const sim_outcome& run) {
   long long stores = 0;
   for (const auto& b : run.buffers) stores += b.counters.stores;
@@ -177,19 +190,11 @@ bool stores_in_some_case(const kernel_entry& kernel, const check_options& option
   launch.op_budget = options.op_budget;
   for (std::size_t c = 0; c < cases.size(); ++c) {
     auto tensors = cases[c].tensors;
-    launch_request request;
-    request.grid = spec.grid(spec.cases[c], kernel.blocks);
-    request.tensors = &tensors;
-    request.sizes = spec.cases[c];
-    if (options.on_case) {
-      puzzle_report label;
-      label.spec = &spec;
-      label.sizes = spec.cases[c];
-      label.blocks = kernel.blocks;
-      label.order = tl::sim::order_name(launch.order);
-      options.on_case("case " + label.case_label());
-    }
-    const sim_outcome run = kernel.get(options.which)(request, launch);
+    if (options.on_case)
+      options.on_case("case " + case_label(spec, spec.cases[c], kernel.blocks,
+                                           tl::sim::order_name(launch.order)));
+    const sim_outcome run =
+        kernel.get(options.which)(request_for(spec, c, kernel, tensors), launch);
     if (run.result.error || total_stores(run) > 0) return true;
   }
   return false;
@@ -261,10 +266,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         const std::string where = "case " + report.case_label();
         if (options.on_case) options.on_case(where);
         auto tensors = cases[c].tensors;
-        launch_request request;
-        request.grid = spec.grid(spec.cases[c], kernel.blocks);
-        request.tensors = &tensors;
-        request.sizes = spec.cases[c];
+        const launch_request request = request_for(spec, c, kernel, tensors);
         launch.order = order;
         launch.seed = mix_seed(options.seed, c, 0x5eed);
         sim_outcome run = kernel.get(options.which)(request, launch);
@@ -309,11 +311,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         auto tensors = cases[c].tensors;
         for (auto& t : tensors)
           if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
-        launch_request request;
-        request.grid = spec.grid(spec.cases[c], kernel.blocks);
-        request.tensors = &tensors;
-        request.sizes = spec.cases[c];
-        const std::string error = launcher(request);
+        const std::string error = launcher(request_for(spec, c, kernel, tensors));
         ++report.gpu_runs;
         if (!error.empty()) {
           diagnostic d;

@@ -52,6 +52,10 @@ struct puzzle_report {
 
 puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options);
 
+// "N0=5, T=34, B0=4, B1=64, order reverse" (the order left out when empty).
+std::string case_label(const puzzle_spec& spec, const std::vector<int>& sizes,
+                       const std::vector<int>& blocks, const std::string& order);
+
 // The inputs and expected outputs of one case, as the checker generates them.
 struct case_data {
   std::vector<tensor> tensors;   // inputs filled, outputs sized
