@@ -145,7 +145,7 @@ int run_check(const check_args& args) {
       if (r.details.empty()) continue;
       if (!header) std::printf("\n");
       header = true;
-      std::printf("%s\n", r.details.c_str());
+      std::printf("%s", r.details.c_str());
     }
     std::printf("\n%d of %zu %s.", solved, reports.size(),
                 reports.size() == 1 ? "puzzle solved" : "puzzles solved");
