@@ -215,9 +215,18 @@ __device__ auto load(const P& pointers, const M& mask = {}, const O& other = {})
   using OS = shape_of_t<decltype(o)>;
   using S = broadcast_t<typename PE::shape_type, MS, OS>;
   using layout = detail::blocked<S>;
-  static_assert(detail::gpu_evaluable<decltype(m), S> && detail::gpu_evaluable<decltype(o), S>,
-                "tl (GPU backend): the mask or `other` broadcasts a data tile across threads, "
-                "which the GPU backend cannot do yet");
+  static_assert(detail::gpu_evaluable<typename PE::offsets_type, S>,
+                "tl (GPU backend): tl::load's pointer offsets use a data tile (a loaded or reduced "
+                "tile) at a larger shape than its own, which needs values from other threads: the "
+                "GPU backend cannot do that yet. It runs in the simulator.");
+  static_assert(detail::gpu_evaluable<decltype(m), S>,
+                "tl (GPU backend): tl::load's mask uses a data tile (a loaded or reduced tile) at "
+                "a larger shape than its own, which needs values from other threads: the GPU "
+                "backend cannot do that yet. It runs in the simulator.");
+  static_assert(detail::gpu_evaluable<decltype(o), S>,
+                "tl (GPU backend): tl::load's `other` uses a data tile (a loaded or reduced tile) "
+                "at a larger shape than its own, which needs values from other threads: the GPU "
+                "backend cannot do that yet. It runs in the simulator.");
 
   tile_for<Elem, S> out(detail::uninitialized_t{});
   const int thread = static_cast<int>(threadIdx.x);
@@ -258,6 +267,14 @@ __device__ void store(const P& pointers, const V& values, const M& mask = {}) {
   using MS = shape_of_t<decltype(m)>;
   using S = broadcast_t<typename PE::shape_type, MS>;
   using layout = detail::blocked<S>;
+  static_assert(detail::gpu_evaluable<typename PE::offsets_type, S>,
+                "tl (GPU backend): tl::store's pointer offsets use a data tile (a loaded or "
+                "reduced tile) at a larger shape than its own, which needs values from other "
+                "threads: the GPU backend cannot do that yet. It runs in the simulator.");
+  static_assert(detail::gpu_evaluable<decltype(m), S>,
+                "tl (GPU backend): tl::store's mask uses a data tile (a loaded or reduced tile) at "
+                "a larger shape than its own, which needs values from other threads: the GPU "
+                "backend cannot do that yet. It runs in the simulator.");
   // Values in the pointers' layout; a data tile of that shape is used as it is.
   const tile_for<Elem, S> data(values);
 
