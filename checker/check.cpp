@@ -299,7 +299,9 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
     for (const auto& kernel : spec.kernels) {
       auto launcher = gpu::find(spec.id, options.which, kernel.blocks);
       if (!launcher) {
-        report.gpu_note = "not yet on the GPU: checked in the simulator only";
+        const std::string why = gpu::not_built_reason(spec.id);
+        report.gpu_note = "not yet on the GPU" + (why.empty() ? std::string() : " (" + why + ")") +
+                          ": checked in the simulator only";
         break;
       }
       for (std::size_t c = 0; c < spec.cases.size(); ++c) {

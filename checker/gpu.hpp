@@ -24,4 +24,8 @@ using launcher = std::string (*)(const launch_request&);
 // The GPU build of a puzzle's kernel with these block sizes, or null if it is not on the GPU yet.
 launcher find(const std::string& puzzle, impl which, const std::vector<int>& blocks);
 
+// Why a puzzle is not built for the GPU ("it needs tl::dot, ..."), or empty if it is or no
+// reason is known.
+std::string not_built_reason(const std::string& puzzle);
+
 }  // namespace tp::gpu

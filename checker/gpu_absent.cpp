@@ -13,4 +13,6 @@ device_status probe() {
 
 launcher find(const std::string&, impl, const std::vector<int>&) { return nullptr; }
 
+std::string not_built_reason(const std::string&) { return {}; }
+
 }  // namespace tp::gpu

@@ -1,71 +1,39 @@
-// The puzzles' kernels built for the GPU, and the checker's GPU interface (checker/gpu.hpp).
-#include <map>
-#include <string>
-#include <tuple>
-#include <vector>
-
-#include "checker/bindings/vector_add.hpp"
-#include "checker/gpu.hpp"
+// The puzzles' kernels built for the GPU with TL_NUM_WARPS warps per program: cuda/CMakeLists.txt
+// compiles this file once per warp count, and each build registers the kernels whose num_warps
+// is its own.
+#include "cuda/gpu_puzzles.hpp"
+#include "cuda/kernel_table.hpp"
 #include "cuda/launch.cuh"
 
 namespace tp::gpu {
 
-std::string describe(cudaError_t error, const char* what) {
-  return std::string(what) + " failed: " + cudaGetErrorName(error) + " (" +
-         cudaGetErrorString(error) + ")";
-}
-
 namespace {
 
-using key = std::tuple<std::string, impl, std::vector<int>>;
-
 template <class Binding, class... Blocks>
-void add_kernels(std::map<key, launcher>& table, block_list<Blocks...>) {
+void add_binding(kernel_table& table, block_list<Blocks...>) {
   (
       [&] {
         using stub = typename Binding::template stub<Blocks>;
         using solution = typename Binding::template solution<Blocks>;
-        check_kernel_signature<stub, typename Binding::signature>();
-        check_kernel_signature<solution, typename Binding::signature>();
-        table[{Binding::id, impl::stub, Blocks::values()}] = &launch<stub>;
-        table[{Binding::id, impl::solution, Blocks::values()}] = &launch<solution>;
+        if constexpr (stub::num_warps == TL_NUM_WARPS) {
+          check_kernel_signature<stub, typename Binding::signature>();
+          table.launchers[{Binding::id, impl::stub, Blocks::values()}] = &launch<stub>;
+        }
+        if constexpr (solution::num_warps == TL_NUM_WARPS) {
+          check_kernel_signature<solution, typename Binding::signature>();
+          table.launchers[{Binding::id, impl::solution, Blocks::values()}] = &launch<solution>;
+        }
       }(),
       ...);
 }
 
-// The puzzles whose kernels the GPU backend can run so far.
-const std::map<key, launcher>& kernel_table() {
-  static const std::map<key, launcher> table = [] {
-    std::map<key, launcher> t;
-    add_kernels<bindings::vector_add>(t, bindings::vector_add::configs{});
-    return t;
-  }();
-  return table;
-}
-
 }  // namespace
 
-device_status probe() {
-  int count = 0;
-  const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess)
-    return {false, "no usable NVIDIA GPU: " + describe(error, "cudaGetDeviceCount") +
-                       ". --gpu needs an NVIDIA GPU with its driver; without --gpu every puzzle "
-                       "runs in the simulator."};
-  if (count == 0)
-    return {false, "no NVIDIA GPU found. --gpu needs one; without --gpu every puzzle runs in the "
-                   "simulator."};
-  cudaDeviceProp props{};
-  if (auto e = cudaGetDeviceProperties(&props, 0); e != cudaSuccess)
-    return {false, describe(e, "cudaGetDeviceProperties")};
-  return {true, std::string(props.name) + " (compute capability " + std::to_string(props.major) +
-                    "." + std::to_string(props.minor) + ")"};
-}
-
-launcher find(const std::string& puzzle, impl which, const std::vector<int>& blocks) {
-  const auto& table = kernel_table();
-  const auto it = table.find({puzzle, which, blocks});
-  return it == table.end() ? nullptr : it->second;
+template <>
+void add_kernels<TL_NUM_WARPS>(kernel_table& table) {
+  for_each_gpu_puzzle([&]<class Binding>() {
+    add_binding<Binding>(table, typename Binding::configs{});
+  });
 }
 
 }  // namespace tp::gpu

@@ -57,9 +57,10 @@ Param kernel_argument(std::size_t index, const std::vector<device_buffer>& buffe
 
 template <class Kernel>
 std::string launch(const launch_request& request) {
-  static_assert(Kernel::num_warps == tl::warps_per_program,
-                "the GPU backend runs every program with tl::warps_per_program warps for now: "
-                "set num_warps to that value");
+  static_assert(Kernel::num_warps == TL_NUM_WARPS,
+                "this kernel's num_warps differs from the warps tl was built for in this "
+                "translation unit (TL_NUM_WARPS): build it where TL_NUM_WARPS is its num_warps "
+                "(cuda/kernels.cu is compiled once per warp count)");
   using params = typename call_params<decltype(&Kernel::operator())>::type;
   auto& tensors = *request.tensors;
   std::vector<device_buffer> buffers;

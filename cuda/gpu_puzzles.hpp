@@ -1,0 +1,30 @@
+// The puzzles built for the GPU: every puzzle whose kernels need no tl::dot. cuda/kernels.cu
+// registers them for `tilepuzzles check --gpu`; the GPU tests (tests/gpu/) run them on the GPU
+// and on its host emulation. A puzzle added to the curriculum that needs no dot goes here.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "checker/bindings/flash_attention_simple.hpp"
+#include "checker/bindings/long_softmax_2loop.hpp"
+#include "checker/bindings/long_softmax_3loop.hpp"
+#include "checker/bindings/vector_add.hpp"
+
+namespace tp::gpu {
+
+// Calls f.template operator()<Binding>() for each puzzle built for the GPU.
+template <class F>
+void for_each_gpu_puzzle(F&& f) {
+  f.template operator()<bindings::vector_add>();
+  f.template operator()<bindings::long_softmax_3loop>();
+  f.template operator()<bindings::long_softmax_2loop>();
+  f.template operator()<bindings::flash_attention_simple>();
+}
+
+// The puzzles that are not, and why.
+inline std::map<std::string, std::string> puzzles_not_on_the_gpu() {
+  return {{"matmul", "it needs tl::dot, which the GPU backend does not have yet"}};
+}
+
+}  // namespace tp::gpu
