@@ -345,6 +345,15 @@ TEST_CASE("A softmax that does not subtract the row maximum overflows into NaN o
     // The kernel itself ran cleanly: it is the values that are wrong.
     CHECK(report.counters.at(1).stores > 0);
   }
+  SECTION("on the 3-loop puzzle, whose read budget it keeps, it fails with nan-inf too") {
+    const auto spec =
+        puzzle_with<wrong::SoftmaxWithoutMax, tp::bindings::long_softmax_3loop>(
+            "long-softmax-3loop");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "nan-inf");
+    CHECK(d.buffer == "z");
+  }
   SECTION("its twin, which subtracts the maximum, passes") {
     const auto spec =
         puzzle_with<solutions::LongSoftmax2Loop, tp::bindings::long_softmax_2loop>(
