@@ -71,9 +71,12 @@ PROJECT_IDS = {
     "vector-add": ("vector-add", ),
     "softmax": ("softmax-fused", "long-softmax-2loop", "long-softmax-3loop"),
     "long-softmax": ("softmax-fused", "long-softmax-2loop", "long-softmax-3loop"),
-    "matmul": ("matmul", ),
+    "matmul": ("matmul", "cublas"),
     "attention": ("flash-attention", ),
 }
+# The project's own baselines (its copy, its cuBLAS calls): listed beside ours as a cross-check,
+# never taken as the project's kernel.
+PROJECT_BASELINE_IDS = ("copy", "cublas")
 OUTPUT_COLUMNS = ("source", "table", "impl", "algorithm", "config", "size", "dtype", "causal", "time_ms", "min_ms",
                   "max_ms", "bytes", "flops", "gbps", "tflops", "pct_copy", "vs_torch", "vs_triton", "error",
                   "method", "project_benchmark", "project_variant", "project_ms", "project_speedup", "gpu")
@@ -772,7 +775,8 @@ def project_for(row: Row, project: List[ProjectRow]) -> Optional[ProjectRow]:
     """The project's row to set against a baseline row: same table, size, dtype and causality; of
     the same algorithm where the baseline is a Triton kernel and the project ran that algorithm,
     otherwise the project's fastest."""
-    matches = [p for p in project if row.table in table_of(p) and (p.size, p.dtype, p.causal) == row.key()]
+    matches = [p for p in project if row.table in table_of(p) and (p.size, p.dtype, p.causal) == row.key()
+               and p.benchmark not in PROJECT_BASELINE_IDS]
     same = [p for p in matches if p.benchmark == row.algorithm]
     pool = same or matches
     return min(pool, key=lambda p: p.time_ms) if pool else None
