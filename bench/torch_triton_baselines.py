@@ -420,6 +420,39 @@ def guarded(run: Run, row: Row, body: Callable[[], Row]) -> Row:
 
 
 # ---------------------------------------------------------------------------------------------
+# The Triton kernels' arguments: (positional arguments, constexprs, launch options) for a config.
+# One place for both the GPU launches and --compile-only.
+# ---------------------------------------------------------------------------------------------
+
+
+def fused_softmax_arguments(y, x, n_rows, n_cols, config):
+    block, warps, stages = config
+    return ((y, x, x.stride(0), y.stride(0), n_rows, n_cols), dict(BLOCK=block, LOOP_STAGES=stages),
+            dict(num_warps=warps))
+
+
+def online_softmax_arguments(x, z, n_rows, n_cols, config):
+    B0, B1, warps = config
+    return (x, z, n_rows, n_cols), dict(B0=B0, B1=B1), dict(num_warps=warps)
+
+
+def matmul_arguments(a, b, c, precision, config):
+    BM, BN, BK, GM, stages, warps = config
+    (M, K), N = a.shape, b.shape[1]
+    return ((a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)),
+            dict(BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, GROUP_M=GM, INPUT_PRECISION=precision),
+            dict(num_stages=stages, num_warps=warps))
+
+
+def attention_arguments(q, k, v, out, causal, config):
+    BM, BN, stages, warps = config
+    _, heads, tokens, head_dim = q.shape
+    return ((q, k, v, out, 1.0 / math.sqrt(head_dim), *q.stride(), *k.stride(), *v.stride(), *out.stride(), heads,
+             tokens), dict(HEAD_DIM=head_dim, BLOCK_M=BM, BLOCK_N=BN, CAUSAL=causal),
+            dict(num_stages=stages, num_warps=warps))
+
+
+# ---------------------------------------------------------------------------------------------
 # The tables
 # ---------------------------------------------------------------------------------------------
 
@@ -456,23 +489,26 @@ def bench_vector_add(run: Run) -> List[Row]:
     return [guarded(run, row, body)]
 
 
-def fused_softmax_configs(run: Run, n_cols: int):
+def fused_softmax_configs(small: bool, max_shared: int, n_cols: int):
+    """(BLOCK, num_warps, LOOP_STAGES). The pipelined loop keeps LOOP_STAGES - 1 rows in shared
+    memory: as many stages (at most 4, the tutorial's choice on large-memory GPUs) as fit."""
     block = triton.next_power_of_2(n_cols)
-    if run.small:
+    if small:
         return [(block, 4, 2)]
-    stages = 4 if run.props.get("max_shared_mem", 0) > 200000 else 2
+    stages = next((s for s in (4, 3, 2) if (s - 1) * block * 4 + 1024 <= max_shared), 1)
     # From 2 to 128 elements of a row per thread: fewer idles threads, more spills registers.
     warps = [w for w in (4, 8, 16, 32) if 2 <= block // (32 * w) <= 128] or [4]
     return [(block, w, stages) for w in warps]
 
 
-def fused_softmax_programs(run: Run, y, x, n_rows, n_cols, block, warps, stages) -> int:
+def fused_softmax_programs(run: Run, y, x, n_rows, n_cols, config) -> int:
     """Tutorial 02's persistent grid: as many programs as fit on the GPU at once, at most one per row."""
     if run.small:
         return min(n_rows, 3)  # fewer programs than rows: each strides over several
     try:
-        compiled = kernels.softmax_fused.warmup(y, x, x.stride(0), y.stride(0), n_rows, n_cols, BLOCK=block,
-                                                LOOP_STAGES=stages, num_warps=warps, grid=(1, ))
+        args, constexprs, options = fused_softmax_arguments(y, x, n_rows, n_cols, config)
+        compiled = kernels.softmax_fused.warmup(*args, **constexprs, **options, grid=(1, ))
+        warps = options["num_warps"]
         compiled._init_handles()
         warp_size = run.props.get("warpSize", 32)
         occupancy = run.props["max_num_regs"] // max(1, compiled.n_regs * warp_size * warps)
@@ -485,9 +521,9 @@ def fused_softmax_programs(run: Run, y, x, n_rows, n_cols, block, warps, stages)
     return max(1, min(programs, n_rows))
 
 
-def online_softmax_configs(run: Run, n_cols: int, long_rows: bool):
+def online_softmax_configs(small: bool, n_cols: int, long_rows: bool):
     """(B0, B1, num_warps) for the 2-loop and 3-loop kernels."""
-    if run.small:
+    if small:
         return [(1, 64, 4), (2, 128, 4)] if not long_rows else [(1, 512, 4), (1, 1024, 4)]
     if long_rows:
         return [(1, 2048, 4), (1, 2048, 8), (1, 4096, 8), (1, 4096, 16), (1, 8192, 16)]
@@ -528,12 +564,11 @@ def softmax_rows(run: Run, table: str, n_rows: int, n_cols: int, algorithms) -> 
         fused_row = Row(table, "Triton fused softmax (tutorial 02)", "softmax-fused", size, "fp32", bytes=moved)
 
         def prepare_fused(config):
-            block, warps, stages = config
-            programs = fused_softmax_programs(run, ys[0], xs[0], n_rows, n_cols, block, warps, stages)
+            programs = fused_softmax_programs(run, ys[0], xs[0], n_rows, n_cols, config)
 
             def launch(i):
-                kernels.softmax_fused[(programs, )](ys[i], xs[i], xs[i].stride(0), ys[i].stride(0), n_rows, n_cols,
-                                                    BLOCK=block, LOOP_STAGES=stages, num_warps=warps)
+                args, constexprs, options = fused_softmax_arguments(ys[i], xs[i], n_rows, n_cols, config)
+                kernels.softmax_fused[(programs, )](*args, **constexprs, **options)
                 return ys[i]
 
             calls = [lambda i=i: launch(i) for i in range(sets)]
@@ -541,7 +576,8 @@ def softmax_rows(run: Run, table: str, n_rows: int, n_cols: int, algorithms) -> 
                                           poison=ys[0])
 
         rows.append(guarded(run, fused_row, lambda: best_of(
-            run, fused_row, fused_softmax_configs(run, n_cols), lambda c: f"num_warps={c[1]} stages={c[2]}",
+            run, fused_row, fused_softmax_configs(run.small, run.props.get("max_shared_mem", 0), n_cols),
+            lambda c: f"num_warps={c[1]} stages={c[2]}",
             prepare_fused)))
 
     for algorithm, kernel, label in (("long-softmax-2loop", kernels.long_softmax_2loop, "2-loop online softmax"),
@@ -550,11 +586,11 @@ def softmax_rows(run: Run, table: str, n_rows: int, n_cols: int, algorithms) -> 
             row = Row(table, f"Triton {label} (the project's algorithm)", algorithm, size, "fp32", bytes=moved)
 
             def prepare(config, kernel=kernel, label=label):
-                B0, B1, warps = config
-                grid = (triton.cdiv(n_rows, B0), )
+                grid = (triton.cdiv(n_rows, config[0]), )
 
                 def launch(i):
-                    kernel[grid](xs[i], ys[i], n_rows, n_cols, B0=B0, B1=B1, num_warps=warps)
+                    args, constexprs, options = online_softmax_arguments(xs[i], ys[i], n_rows, n_cols, config)
+                    kernel[grid](*args, **constexprs, **options)
                     return ys[i]
 
                 calls = [lambda i=i: launch(i) for i in range(sets)]
@@ -562,22 +598,25 @@ def softmax_rows(run: Run, table: str, n_rows: int, n_cols: int, algorithms) -> 
                                               poison=ys[0])
 
             rows.append(guarded(run, row, lambda row=row, prepare=prepare: best_of(
-                run, row, online_softmax_configs(run, n_cols, table == "long-softmax"),
+                run, row, online_softmax_configs(run.small, n_cols, table == "long-softmax"),
                 lambda c: f"B0={c[0]} B1={c[1]} num_warps={c[2]}", prepare)))
     return rows
 
 
+SOFTMAX_SHAPES = [(4096, 256 << i) for i in range(8)]  # N = 256 ... 32768
+SOFTMAX_ALGORITHMS = ("softmax-fused", "long-softmax-2loop")
+LONG_SOFTMAX_SHAPES = [(1024, 65536), (1024, 131072)]
+LONG_SOFTMAX_ALGORITHMS = ("long-softmax-2loop", "long-softmax-3loop")
+
+
 def bench_softmax(run: Run) -> List[Row]:
-    if run.small:
-        shapes = [(37, 100), (37, 256), (5, 1000)]
-    else:
-        shapes = [(4096, 256 << i) for i in range(8)]  # 256 ... 32768
-    return bench_softmax_table(run, "softmax", shapes, ("softmax-fused", "long-softmax-2loop"))
+    shapes = [(37, 100), (37, 256), (5, 1000)] if run.small else SOFTMAX_SHAPES
+    return bench_softmax_table(run, "softmax", shapes, SOFTMAX_ALGORITHMS)
 
 
 def bench_long_softmax(run: Run) -> List[Row]:
-    shapes = [(5, 3000)] if run.small else [(1024, 65536), (1024, 131072)]
-    return bench_softmax_table(run, "long-softmax", shapes, ("long-softmax-2loop", "long-softmax-3loop"))
+    shapes = [(5, 3000)] if run.small else LONG_SOFTMAX_SHAPES
+    return bench_softmax_table(run, "long-softmax", shapes, LONG_SOFTMAX_ALGORITHMS)
 
 
 # Tutorial 03's configurations for NVIDIA GPUs, then two more with BLOCK_K = 32 that fit fp32 tiles.
@@ -621,12 +660,16 @@ def fp32_matmul_precision(precision: str):
             matmul_flags.allow_tf32 = old
 
 
+MATMUL_SIZE = 4096
+MATMUL_DTYPES = ("fp16", "bf16", "tf32", "fp32")
+
+
 def bench_matmul(run: Run) -> List[Row]:
-    M = N = K = 4096
+    M = N = K = MATMUL_SIZE
     if run.small:
         M, N, K = 200, 160, 96  # K not a multiple of BLOCK_K 64: the tutorial's K mask runs
     rows = []
-    for dtype_name in ("fp16", "bf16", "tf32", "fp32"):
+    for dtype_name in MATMUL_DTYPES:
         run.progress(f"matmul {M}x{N}x{K} {dtype_name}")
         rows += matmul_rows(run, M, N, K, dtype_name)
         if not run.small:
@@ -668,13 +711,12 @@ def matmul_rows(run: Run, M: int, N: int, K: int, dtype_name: str) -> List[Row]:
         return rows + [row]
 
     def prepare(config):
-        BM, BN, BK, GM, stages, warps = config
+        BM, BN = config[:2]
         grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN), )
 
         def launch():
-            kernels.matmul_tutorial[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                                          c.stride(0), c.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, GROUP_M=GM,
-                                          INPUT_PRECISION=precision, num_stages=stages, num_warps=warps)
+            args, constexprs, options = matmul_arguments(a, b, c, precision, config)
+            kernels.matmul_tutorial[grid](*args, **constexprs, **options)
             return c
 
         return [launch], lambda: checked(run, f"tutorial matmul {size} {dtype_name} {config}", launch, expected,
@@ -692,10 +734,14 @@ ATTENTION_CONFIGS = [  # (BLOCK_M, BLOCK_N, num_stages, num_warps)
 ATTENTION_SMALL_CONFIGS = [(32, 16, 2, 4), (64, 32, 2, 4)]
 
 
+ATTENTION_SHAPE = (4, 16, 4096)  # batch, heads, tokens
+ATTENTION_HEAD_DIMS = (64, 128)
+
+
 def bench_attention(run: Run) -> List[Row]:
-    batch, heads, tokens = (1, 2, 128) if run.small else (4, 16, 4096)
+    batch, heads, tokens = (1, 2, 128) if run.small else ATTENTION_SHAPE
     rows = []
-    for head_dim in ((16, 64) if run.small else (64, 128)):
+    for head_dim in ((16, 64) if run.small else ATTENTION_HEAD_DIMS):
         for causal in (False, True):
             run.progress(f"attention {batch}x{heads}x{tokens}x{head_dim} causal {'yes' if causal else 'no'}")
             rows += attention_rows(run, batch, heads, tokens, head_dim, causal)
@@ -717,7 +763,6 @@ def attention_rows(run: Run, batch: int, heads: int, tokens: int, head_dim: int,
     except Exception as e:
         return [failed_row(run, Row("attention", "inputs", "", size, "fp16", causal_text, flops=flops),
                            f"{type(e).__name__}: {e}")]
-    sm_scale = 1.0 / math.sqrt(head_dim)
     rows = []
 
     sdpa_row = Row("attention", "torch scaled_dot_product_attention", "", size, "fp16", causal_text, flops=flops,
@@ -731,15 +776,14 @@ def attention_rows(run: Run, batch: int, heads: int, tokens: int, head_dim: int,
               causal_text, flops=flops)
 
     def prepare(config):
-        BM, BN, stages, warps = config
+        BM, BN = config[:2]
         if tokens % BM or BM % BN:
             raise ValueError(f"BLOCK_M {BM} must divide {tokens} tokens and be a multiple of BLOCK_N {BN}")
         grid = (tokens // BM, batch * heads)
 
         def launch():
-            kernels.attention_forward[grid](q, k, v, out, sm_scale, *q.stride(), *k.stride(), *v.stride(),
-                                            *out.stride(), heads, tokens, HEAD_DIM=head_dim, BLOCK_M=BM, BLOCK_N=BN,
-                                            CAUSAL=causal, num_stages=stages, num_warps=warps)
+            args, constexprs, options = attention_arguments(q, k, v, out, causal, config)
+            kernels.attention_forward[grid](*args, **constexprs, **options)
             return out
 
         return [launch], lambda: checked(run, f"flash attention {size} causal {causal_text} {config}", launch,
@@ -949,6 +993,139 @@ def write_csv(path: str, records: List[Dict[str, str]]) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# --compile-only: every Triton kernel and config of the GPU run, compiled for sm_90 without a GPU
+# ---------------------------------------------------------------------------------------------
+
+SM90_MAX_SHARED = 232448  # bytes of shared memory a block may opt in to on an H100 or H200
+
+
+class StandIn:
+    """A tensor's shape, dtype and contiguous strides, all that compiling needs; no memory."""
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = tuple(shape), dtype
+
+    def stride(self, dim=None):
+        strides = [1] * len(self.shape)
+        for i in range(len(self.shape) - 2, -1, -1):
+            strides[i] = strides[i + 1] * self.shape[i + 1]
+        return tuple(strides) if dim is None else strides[dim]
+
+    def data_ptr(self):
+        return 1 << 20  # aligned as the caching allocator's blocks are
+
+
+def compile_plan(selected):
+    """(label, kernel, (args, constexprs, options)) for every launch configuration the GPU run tries."""
+    f32 = torch.float32
+    for table, shapes, algorithms in (("softmax", SOFTMAX_SHAPES, SOFTMAX_ALGORITHMS),
+                                      ("long-softmax", LONG_SOFTMAX_SHAPES, LONG_SOFTMAX_ALGORITHMS)):
+        if table not in selected:
+            continue
+        for n_rows, n_cols in shapes:
+            x = StandIn((n_rows, n_cols), f32)
+            if "softmax-fused" in algorithms:
+                for config in fused_softmax_configs(False, SM90_MAX_SHARED, n_cols):
+                    yield (f"fused softmax {n_rows}x{n_cols} {config}", kernels.softmax_fused,
+                           fused_softmax_arguments(x, x, n_rows, n_cols, config))
+            for algorithm, kernel in (("long-softmax-2loop", kernels.long_softmax_2loop),
+                                      ("long-softmax-3loop", kernels.long_softmax_3loop)):
+                if algorithm in algorithms:
+                    for config in online_softmax_configs(False, n_cols, table == "long-softmax"):
+                        yield (f"{algorithm} {n_rows}x{n_cols} {config}", kernel,
+                               online_softmax_arguments(x, x, n_rows, n_cols, config))
+    if "matmul" in selected:
+        for dtype_name in MATMUL_DTYPES:
+            a = StandIn((MATMUL_SIZE, MATMUL_SIZE), TORCH_DTYPES[dtype_name])
+            precision = "ieee" if dtype_name == "fp32" else "tf32"
+            for config in MATMUL_CONFIGS:
+                yield (f"matmul {dtype_name} {config}", kernels.matmul_tutorial,
+                       matmul_arguments(a, a, a, precision, config))
+    if "attention" in selected:
+        for head_dim in ATTENTION_HEAD_DIMS:
+            q = StandIn((*ATTENTION_SHAPE, head_dim), torch.float16)
+            for causal in (False, True):
+                for config in ATTENTION_CONFIGS:
+                    yield (f"attention d={head_dim} causal={'yes' if causal else 'no'} {config}",
+                           kernels.attention_forward, attention_arguments(q, q, q, q, causal, config))
+
+
+def compile_for_sm90(kernel, arguments):
+    """Compiles one launch as Triton would specialize it on the GPU (its own rules for pointers,
+    16-divisible integers and integers equal to 1); returns the compiled kernel."""
+    from triton._C.libtriton import native_specialize_impl
+    from triton.backends.compiler import BaseBackend, GPUTarget
+    from triton.compiler import ASTSource
+    args, constexprs, options = arguments
+    positional = iter(args)
+    signature, constants, attrs = {}, {}, {}
+    for index, name in enumerate(kernel.arg_names):
+        if name in constexprs:
+            signature[name], constants[name] = "constexpr", constexprs[name]
+            continue
+        kind, specialization = native_specialize_impl(BaseBackend, next(positional), False, True, True)
+        signature[name] = kind
+        if kind == "constexpr":
+            constants[name] = specialization
+        elif specialization == "D":
+            attrs[(index, )] = [["tt.divisibility", 16]]
+    return triton.compile(ASTSource(kernel, signature, constants, attrs), target=GPUTarget("cuda", 90, 32),
+                          options=options)
+
+
+def resource_usage(compiled) -> str:
+    """Registers and spill bytes from cuobjdump (Triton ships one) of the cubin."""
+    import re
+    import subprocess
+    import tempfile
+    tool = os.path.join(os.path.dirname(triton.__file__), "backends", "nvidia", "bin", "cuobjdump")
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as cubin:
+        cubin.write(compiled.asm["cubin"])
+        cubin.flush()
+        try:
+            text = subprocess.run([tool, "--dump-resource-usage", cubin.name], capture_output=True, text=True,
+                                  timeout=60).stdout
+        except (OSError, subprocess.SubprocessError):
+            return "registers ?"
+    registers = re.search(r"REG:(\d+)", text)
+    local = re.search(r"LOCAL:(\d+)", text)
+    return (f"{registers.group(1) if registers else '?'} registers, "
+            f"{local.group(1) if local else '?'} bytes spilled to local memory")
+
+
+def compile_only(selected) -> int:
+    print(f"Compiling every Triton kernel and config of the GPU run for sm_90 (H100, H200), Triton "
+          f"{triton.__version__}; no GPU needed, nothing runs")
+    compiled_count, too_big, failed = 0, [], []
+    runnable = {}
+    for label, kernel, arguments in compile_plan(selected):
+        row = label.rsplit(" (", 1)[0]
+        runnable.setdefault(row, False)
+        try:
+            compiled = compile_for_sm90(kernel, arguments)
+        except Exception as e:
+            failed.append(label)
+            first_line = next((line for line in str(e).splitlines() if line.strip()), type(e).__name__)[:160]
+            print(f"FAIL  {label}: {type(e).__name__}: {first_line}", flush=True)
+            continue
+        compiled_count += 1
+        shared = compiled.metadata.shared
+        tensor_cores = " wgmma" if "wgmma.mma_async" in compiled.asm.get("ptx", "") else ""
+        fits = shared <= SM90_MAX_SHARED
+        runnable[row] = runnable[row] or fits
+        if not fits:
+            too_big.append(label)
+        print(f"{'ok   ' if fits else 'big  '} {label}: {shared} bytes shared{'' if fits else ' (over the limit: '
+              'skipped on the GPU)'}, {resource_usage(compiled)}{tensor_cores}", flush=True)
+    unrunnable = [row for row, ok in runnable.items() if not ok]
+    for row in unrunnable:
+        print(f"FAIL  {row}: no config compiles and fits", flush=True)
+    print(f"{compiled_count} configs compiled ({len(too_big)} need more shared memory than a block may have), "
+          f"{len(failed)} failed to compile")
+    return 1 if failed or unrunnable else 0
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def main() -> int:
@@ -967,7 +1144,15 @@ def main() -> int:
     parser.add_argument("--check-only", action="store_true",
                         help="no GPU needed: every kernel and config at small sizes under Triton's interpreter, "
                         "checked against torch; no timing")
+    parser.add_argument("--compile-only", action="store_true",
+                        help="no GPU needed: compile every Triton kernel and config of the GPU run for sm_90 and "
+                        "print its shared memory, registers and spills")
     args = parser.parse_args()
+    if args.compile_only:
+        if CPU_MODE:
+            print("--compile-only compiles for the GPU; it does not go with --small or --check-only", file=sys.stderr)
+            return 2
+        return compile_only(set(args.only or TABLES))
 
     project = []
     if args.project:

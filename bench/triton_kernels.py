@@ -33,19 +33,22 @@ def long_softmax_3loop(x, z, N0, T, B0: tl.constexpr, B1: tl.constexpr):
         mask = row_mask[:, None] & (cols < T)[None, :]
         block = tl.load(x + rows[:, None] * T + cols[None, :], mask, other=float("-inf"))
         row_max = tl.maximum(row_max, tl.max(block, axis=1))
+    # Broadcast once, not in each loop: Triton 3.6's sm_90 compiler asserts when the result of a
+    # loop that reduces is used by two later loops (OptimizeThreadLocality, `loopResult.hasOneUse()`).
+    row_max_col = row_max[:, None]
 
     row_sum = tl.zeros((B0, ), tl.float32)
     for j in range(0, T, B1):
         cols = j + tl.arange(0, B1)
         mask = row_mask[:, None] & (cols < T)[None, :]
         block = tl.load(x + rows[:, None] * T + cols[None, :], mask, other=float("-inf"))
-        row_sum = row_sum + tl.sum(tl.exp(block - row_max[:, None]), axis=1)
+        row_sum = row_sum + tl.sum(tl.exp(block - row_max_col), axis=1)
 
     for j in range(0, T, B1):
         cols = j + tl.arange(0, B1)
         mask = row_mask[:, None] & (cols < T)[None, :]
         block = tl.load(x + rows[:, None] * T + cols[None, :], mask)
-        softmax = tl.exp(block - row_max[:, None]) / row_sum[:, None]
+        softmax = tl.exp(block - row_max_col) / row_sum[:, None]
         tl.store(z + rows[:, None] * T + cols[None, :], softmax, mask)
 
 
