@@ -66,10 +66,13 @@ class Case:
     rtol: float = 1e-4
     atol: float = 1e-5
 
-    def check(self) -> float:
-        """Poisons the output, launches once, compares with torch; returns the largest error."""
+    def check(self) -> Tuple[float, float]:
+        """Poisons the output, launches once, compares with torch; returns the largest error and
+        the launch's seconds."""
         self.output.fill_(float("nan"))
+        start = time.perf_counter()
         self.launch()
+        seconds = time.perf_counter() - start
         expected = self.reference().to(torch.float64)
         got = self.output.to(torch.float64)
         error = (got - expected).abs()
@@ -80,7 +83,7 @@ class Case:
             where = tuple(int(i) for i in bad.nonzero()[0])
             raise AssertionError(f"{self.label()}: {int(bad.sum())} of {got.numel()} outputs differ from torch; "
                                  f"first at {where}: {got[where].item():.8g}, expected {expected[where].item():.8g}")
-        return float(error.max())
+        return float(error.max()), seconds
 
     def label(self) -> str:
         return f"{self.puzzle} {shape_text(self.sizes)} blocks {shape_text(self.blocks)}"
@@ -178,7 +181,7 @@ def environment() -> Dict[str, str]:
         "torch": torch.__version__,
         "numpy": np.__version__,
         "python": platform.python_version(),
-        "threads": str(torch.get_num_threads()),
+        "threads": torch.get_num_threads(),
     }
 
 
@@ -210,7 +213,7 @@ def check_only() -> int:
     for make in SMALL_CASES:
         case = make()
         try:
-            error = case.check()
+            error, _ = case.check()
             print(f"ok    {case.label():<48} max |error| {error:.1e}")
         except Exception as e:  # a wrong kernel or an interpreter error: report it, go on
             failures += 1
@@ -221,9 +224,7 @@ def check_only() -> int:
 
 def measure(name: str, runs: int, env: Dict[str, str]) -> Dict[str, object]:
     case = WORKLOADS[name]()
-    start = time.perf_counter()
-    error = case.check()  # the first launch: also checks the result
-    first = time.perf_counter() - start
+    error, first = case.check()  # the first launch, untimed in the median: its result is checked
     times = []
     for _ in range(runs):
         start = time.perf_counter()
