@@ -25,6 +25,7 @@ the L2 cache, so no launch finds its inputs in L2.
     python3 bench/torch_triton_baselines.py --only softmax long-softmax --project tp.csv
     python3 bench/torch_triton_baselines.py --check-only   # no GPU: Triton's interpreter, small sizes
     python3 bench/torch_triton_baselines.py --small        # no GPU: the whole run at small sizes
+    python3 bench/torch_triton_baselines.py --compile-only # no GPU: compile every Triton config for sm_90
 
 --project FILE reads a CSV written by `tilepuzzles bench --csv` (columns in bench/README.md) and
 adds the project's times and its ratio to every baseline. Without a GPU the script says so and
@@ -363,15 +364,16 @@ def failed_row(run: Run, row: Row, reason: str) -> Row:
 def best_of(run: Run, row: Row, configs: Sequence, describe: Callable, prepare: Callable) -> Row:
     """Tries each config of a Triton kernel: `prepare(config)` returns (calls, check), where check()
     launches once and returns the relative error or raises. Reports the fastest correct config."""
-    if run.quick and not run.check_only:
-        configs = configs[:1]
+    quick = run.quick and not run.check_only
     timings = []
     problems = []
     for config in configs:
+        if quick and timings:  # --quick: the first config that runs and is right
+            break
         try:
             calls, check = prepare(config)
             error = check()
-            if run.small or len(configs) == 1:  # --small: the first correct config; all are checked
+            if run.small or quick or len(configs) == 1:  # --small: the first correct config; all are checked
                 timings.append((0.0, config, calls, error))
                 continue
             median, *_ = run.time(calls, tuning=True)
@@ -397,6 +399,8 @@ def best_of(run: Run, row: Row, configs: Sequence, describe: Callable, prepare: 
     if len(timings) > 1:
         row.config = describe(config) + (f" (first of {len(timings)} checked)" if run.small else
                                          f" (fastest of {len(timings)})")
+    elif quick:
+        row.config = describe(config) + " (--quick: the first that ran)"
     else:
         row.config = describe(config)
     if run.check_only:
@@ -1140,7 +1144,7 @@ def main() -> int:
     parser.add_argument("--csv", metavar="FILE", default="", help="write every row (and the project's) as CSV")
     parser.add_argument("--project", metavar="FILE.csv", default="",
                         help="the project's `tilepuzzles bench --csv` output, to add its times and ratios")
-    parser.add_argument("--quick", action="store_true", help="one config per Triton kernel instead of the fastest of a few")
+    parser.add_argument("--quick", action="store_true", help="the first config that runs per Triton kernel, instead of the fastest of a few")
     parser.add_argument("--no-graphs", action="store_true", help="time launches on the stream instead of CUDA graphs")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     parser.add_argument("--small", action="store_true",
