@@ -34,7 +34,7 @@ void softmax_reference(const std::vector<int>& n, std::vector<tensor>& t) {
 std::vector<std::vector<int>> outer_block_cases() {
   // With (B0, B1) = (32, 32) and (64, 16): a single partial tile, the classic set's 100 x 90,
   // N0 past a multiple of B0 by 1, 2 and 3 (33, 66, 131), N1 past one of B1 by 1, 2 and 3
-  // (17, 34, 35); grids that are never square.
+  // (17, 34, 35); past the first two cases, grids that are never square.
   return {{1, 1}, {3, 2}, {100, 90}, {33, 34}, {66, 17}, {131, 35}};
 }
 
