@@ -13,6 +13,12 @@
 #include "checker/bindings/outer_add_block.hpp"
 #include "checker/bindings/outer_mul_relu.hpp"
 #include "checker/bindings/outer_mul_relu_backward.hpp"
+#include "solutions/constant_add.hpp"
+#include "solutions/constant_add_block.hpp"
+#include "solutions/outer_add.hpp"
+#include "solutions/outer_add_block.hpp"
+#include "solutions/outer_mul_relu.hpp"
+#include "solutions/outer_mul_relu_backward.hpp"
 
 using namespace as_puzzle;
 

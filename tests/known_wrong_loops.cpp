@@ -16,6 +16,11 @@
 #include "checker/bindings/long_sum.hpp"
 #include "checker/bindings/matmul.hpp"
 #include "checker/bindings/softmax_fused.hpp"
+#include "solutions/conv2d.hpp"
+#include "solutions/long_softmax_2loop.hpp"
+#include "solutions/long_softmax_3loop.hpp"
+#include "solutions/long_sum.hpp"
+#include "solutions/softmax_fused.hpp"
 
 using namespace as_puzzle;
 
