@@ -4,6 +4,8 @@
 #include <tuple>
 #include <vector>
 
+#include "checker/bindings/constant_add.hpp"
+#include "checker/bindings/constant_add_block.hpp"
 #include "checker/bindings/vector_add.hpp"
 #include "checker/gpu.hpp"
 #include "cuda/launch.cuh"
@@ -37,6 +39,8 @@ void add_kernels(std::map<key, launcher>& table, block_list<Blocks...>) {
 const std::map<key, launcher>& kernel_table() {
   static const std::map<key, launcher> table = [] {
     std::map<key, launcher> t;
+    add_kernels<bindings::constant_add>(t, bindings::constant_add::configs{});
+    add_kernels<bindings::constant_add_block>(t, bindings::constant_add_block::configs{});
     add_kernels<bindings::vector_add>(t, bindings::vector_add::configs{});
     return t;
   }();
