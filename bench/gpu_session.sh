@@ -1,43 +1,110 @@
 #!/usr/bin/env bash
-# Everything a GPU machine is needed for, in one go: build with CUDA, run the GPU tests, check
-# every solution with --gpu, time vector-add against copy bandwidth, and look at the SASS.
+# Everything a GPU machine is needed for, in one go; bench/RESULTS.md records what it printed.
 # Run from the repository root on a machine with an NVIDIA GPU and nvcc:
-#   bash bench/gpu_session.sh [OUTPUT_DIR]
+#
+#   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
+#
+# STEPS is a comma-separated subset of build,tests,check,sanitize,sass,bench (default: all):
+#   build     configure and build the CLI, the GPU tests and the GPU benchmarks (sm_90)
+#   tests     ctest -L gpu (the GPU parity tests), and their own report
+#   check     tilepuzzles check --gpu --impl solution: every puzzle, the GPU after the simulator
+#   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU-capable
+#             solution (check --gpu in one process) and on the layout tests' kernels
+#   sass      registers and SASS of the 2-loop softmax, and its inner loop's instructions
+#   bench     vector-add and the softmaxes against the copy bandwidth of the same run
 # Without network access, put the .deb files of libeigen3-dev, libcli11-dev and catch2 in .deps/
-# (apt-get download ...) and they are unpacked locally.
+# (apt-get download ...) and they are unpacked locally. OUTPUT_DIR gets summary.txt (the short
+# version of everything) and one log per step, at most 8 files.
 set -uo pipefail
 out=${1:-${OUT:-/tmp/tilepuzzles-gpu}}
+steps=${2:-build,tests,check,sanitize,sass,bench}
 mkdir -p "$out"
-prefix=()
-if ls .deps/*.deb >/dev/null 2>&1; then
-  for f in .deps/*.deb; do dpkg -x "$f" /tmp/tilepuzzles-deps; done
-  prefix=(-DCMAKE_PREFIX_PATH=/tmp/tilepuzzles-deps/usr)
-fi
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
+summary="$out/summary.txt"
+: > "$summary"
+want() { [[ ",$steps," == *",$1,"* ]]; }
+say() { echo "$*" | tee -a "$summary"; }
+started=$SECONDS
+elapsed() { echo "$((SECONDS - started)) s"; }
+
+commit=${TILEPUZZLES_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || cat COMMIT 2>/dev/null || echo unknown)}
+say "== machine (commit $commit)"
 {
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
   nvcc --version | tail -1
-} 2>&1 | tee "$out/gpu.txt"
-cmake -S . -B build-gpu "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
-  -DTILEPUZZLES_GPU_TESTS=ON > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build build-gpu -j"$(nproc)" --target tilepuzzles tilepuzzles_bench_gpu \
-  tilepuzzles_bench_simulator > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
-echo "== ctest (all, GPU tests included)"
-if cmake --build build-gpu -j"$(nproc)" >> "$out/build.log" 2>&1; then
-  (cd build-gpu && ctest -j8 --output-on-failure 2>&1 | tail -15) | tee "$out/ctest.txt"
-else
-  echo "the test suite did not build: see build.log"; grep -E "error" "$out/build.log" | head
+  compute-sanitizer --version 2>/dev/null | head -1
+} 2>&1 | tee -a "$summary"
+
+build=build-gpu
+if want build; then
+  prefix=()
+  if ls .deps/*.deb >/dev/null 2>&1; then
+    for f in .deps/*.deb; do dpkg -x "$f" /tmp/tilepuzzles-deps; done
+    prefix=(-DCMAKE_PREFIX_PATH=/tmp/tilepuzzles-deps/usr)
+  fi
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  say "== build ($(elapsed))"
+  if ! cmake -S . -B $build "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
+      -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1; then
+    tail -30 "$out/build.log" | tee -a "$summary"; exit 1
+  fi
+  if ! cmake --build $build -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
+      tilepuzzles_bench_gpu tilepuzzles_bench_gpu_softmax >> "$out/build.log" 2>&1; then
+    grep -E "error" "$out/build.log" | head -30 | tee -a "$summary"; exit 1
+  fi
+  say "built ($(elapsed))"
 fi
-echo "== tilepuzzles check --gpu --impl solution"
-./build-gpu/tilepuzzles check --gpu --impl solution 2>&1 | tee "$out/check-gpu.txt"
-echo "exit $?"
-echo "== compute-sanitizer on the GPU vector-add"
-compute-sanitizer --tool memcheck ./build-gpu/tilepuzzles check --gpu --impl solution --no-isolate 1 \
-  > "$out/sanitizer.txt" 2>&1; tail -4 "$out/sanitizer.txt"
-echo "== benchmark"
-./build-gpu/tilepuzzles_bench_gpu 2>&1 | tee "$out/bench-gpu.txt"
-./build-gpu/tilepuzzles_bench_simulator 2>&1 | tee "$out/bench-simulator.txt"
-echo "== SASS of the vector-add kernels (memory instructions)"
-cuobjdump -sass build-gpu/tilepuzzles_bench_gpu > "$out/sass.txt" 2>&1
-grep -E "Function|LDG|STG" "$out/sass.txt" | sed 's/^ *//' | sort | uniq -c | sort -rn | head -12
+
+if want tests; then
+  say "== ctest -L gpu ($(elapsed))"
+  (cd $build && ctest -L gpu --output-on-failure 2>&1) > "$out/tests.txt"
+  grep -E "tests passed|tests failed|Skipped|Failed" "$out/tests.txt" | tail -8 | tee -a "$summary"
+  ./$build/tests/tilepuzzles_gpu_tests >> "$out/tests.txt" 2>&1
+  tail -3 "$out/tests.txt" | tee -a "$summary"
+fi
+
+if want check; then
+  say "== tilepuzzles check --gpu --impl solution ($(elapsed))"
+  ./$build/tilepuzzles check --gpu --impl solution > "$out/check.txt" 2>&1
+  echo "exit $?" >> "$out/check.txt"
+  tee -a "$summary" < "$out/check.txt"
+fi
+
+if want sanitize; then
+  say "== compute-sanitizer ($(elapsed))"
+  : > "$out/sanitizer.txt"
+  for tool in memcheck racecheck synccheck initcheck; do
+    for run in check layouts; do
+      if [ $run = check ]; then
+        cmd=(./$build/tilepuzzles check --gpu --impl solution --no-isolate --order forward)
+      else
+        cmd=(./$build/tests/tilepuzzles_gpu_tests "[layouts],[semantics]")
+      fi
+      echo "---- $tool: ${cmd[*]}" >> "$out/sanitizer.txt"
+      compute-sanitizer --tool $tool "${cmd[@]}" >> "$out/sanitizer.txt" 2>&1
+      echo "exit $?" >> "$out/sanitizer.txt"
+      say "$tool, $run: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.txt" | tail -1) ($(elapsed))"
+    done
+  done
+fi
+
+if want sass; then
+  say "== SASS of the 2-loop softmax ($(elapsed))"
+  exe=$build/tilepuzzles_bench_gpu_softmax
+  {
+    cuobjdump -res-usage "$exe" 2>&1 | grep -A1 "LongSoftmax2Loop"
+    cuobjdump -sass "$exe" 2>&1 | awk '/Function :/{p = /LongSoftmax2LoopILi1ELi1024/} p'
+  } > "$out/sass.txt"
+  grep -E "REG|Function" "$out/sass.txt" | head -8 | tee -a "$summary"
+  say "instructions in the B1 = 1024 kernel: $(grep -cE '^\s+/\*[0-9a-f]{4}\*/' "$out/sass.txt")"
+fi
+
+if want bench; then
+  say "== benchmarks ($(elapsed))"
+  {
+    ./$build/tilepuzzles_bench_gpu
+    ./$build/tilepuzzles_bench_gpu_softmax
+  } > "$out/bench.txt" 2>&1
+  tee -a "$summary" < "$out/bench.txt"
+fi
+say "== done ($(elapsed))"

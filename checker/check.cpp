@@ -189,6 +189,7 @@ bool stores_in_some_case(const kernel_entry& kernel, const check_options& option
   tl::sim::launch_options launch;
   launch.op_budget = options.op_budget;
   for (std::size_t c = 0; c < cases.size(); ++c) {
+    if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
     auto tensors = cases[c].tensors;
     if (options.on_case)
       options.on_case("case " + case_label(spec, spec.cases[c], kernel.blocks,
@@ -259,6 +260,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
 
   for (const auto& kernel : spec.kernels) {
     for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+      if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
       for (auto order : options.orders) {
         report.sizes = spec.cases[c];
         report.blocks = kernel.blocks;
@@ -305,6 +307,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         break;
       }
       for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+        if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
         report.sizes = spec.cases[c];
         report.blocks = kernel.blocks;
         report.order.clear();

@@ -6,9 +6,18 @@
 #include <map>
 #include <string>
 
+#include "checker/bindings/constant_add.hpp"
+#include "checker/bindings/constant_add_block.hpp"
+#include "checker/bindings/conv2d.hpp"
 #include "checker/bindings/flash_attention_simple.hpp"
 #include "checker/bindings/long_softmax_2loop.hpp"
 #include "checker/bindings/long_softmax_3loop.hpp"
+#include "checker/bindings/long_sum.hpp"
+#include "checker/bindings/outer_add.hpp"
+#include "checker/bindings/outer_add_block.hpp"
+#include "checker/bindings/outer_mul_relu.hpp"
+#include "checker/bindings/outer_mul_relu_backward.hpp"
+#include "checker/bindings/softmax_fused.hpp"
 #include "checker/bindings/vector_add.hpp"
 
 namespace tp::gpu {
@@ -16,10 +25,19 @@ namespace tp::gpu {
 // Calls f.template operator()<Binding>() for each puzzle built for the GPU.
 template <class F>
 void for_each_gpu_puzzle(F&& f) {
+  f.template operator()<bindings::constant_add>();
+  f.template operator()<bindings::constant_add_block>();
   f.template operator()<bindings::vector_add>();
+  f.template operator()<bindings::outer_add>();
+  f.template operator()<bindings::outer_add_block>();
+  f.template operator()<bindings::outer_mul_relu>();
+  f.template operator()<bindings::outer_mul_relu_backward>();
+  f.template operator()<bindings::long_sum>();
   f.template operator()<bindings::long_softmax_3loop>();
   f.template operator()<bindings::long_softmax_2loop>();
+  f.template operator()<bindings::softmax_fused>();
   f.template operator()<bindings::flash_attention_simple>();
+  f.template operator()<bindings::conv2d>();
 }
 
 // The puzzles that are not, and why.

@@ -4,8 +4,10 @@
 // (tile/config.hpp then picks the CUDA backend); tests/gpu_emulation.cpp runs every GPU-capable
 // solution this way, in CI, where there is no GPU.
 //
-// Each thread of a block is a fiber (ucontext) on the calling thread, run one after another up
-// to the next barrier: deterministic, and fast enough for the puzzles' cases. A barrier that not
+// Each thread of a block is a fiber on the calling thread, run one after another up to the next
+// barrier: deterministic, and fast enough for the puzzles' cases. A fiber starts on its own stack
+// through ucontext; after that, switches go through _setjmp/_longjmp, which (unlike swapcontext)
+// leave the signal mask alone and so cost no system call. A barrier that not
 // every thread reaches (a thread that returned, or waits at another one) is reported, not hung:
 // that is the "no barrier reachable by only some threads" rule, checked.
 //
@@ -19,6 +21,7 @@
 #error "cuda/host_emulation.hpp is for builds with TL_EMULATED_GPU"
 #endif
 
+#include <setjmp.h>
 #include <ucontext.h>
 
 #include <cstring>
@@ -52,14 +55,20 @@ struct block {
   dim3 index, grid;
   int threads = 0;
   std::vector<ucontext_t> fibers;
-  std::vector<std::unique_ptr<char[]>> stacks;
+  struct jump {
+    jmp_buf at;
+  };
+  std::vector<jump> resume;  // where each started fiber continues
+  std::vector<bool> started;
   ucontext_t scheduler{};
+  jmp_buf back{};  // where the scheduler continues
   std::vector<int> state;  // 0 running or ready, 1 at a barrier, 2 finished
   std::vector<unsigned long long> exchange[2];  // shuffle slots, used alternately
   int exchange_round = 0;
   std::function<void()> body;
   std::string error;
   int running = -1;
+  int cursor = 0;
 
   static constexpr std::size_t stack_bytes = 256 * 1024;
 
@@ -67,7 +76,7 @@ struct block {
     auto* self = reinterpret_cast<block*>((static_cast<unsigned long long>(hi) << 32) | lo);
     self->body();
     self->state[self->running] = 2;
-    swapcontext(&self->fibers[self->running], &self->scheduler);
+    _longjmp(self->back, 1);
   }
 
   // Runs `body` once per thread; returns what went wrong, or nothing.
@@ -77,14 +86,17 @@ struct block {
     threads = thread_count;
     body = std::move(fn);
     fibers.assign(threads, ucontext_t{});
+    resume.resize(threads);
+    started.assign(threads, false);
     state.assign(threads, 0);
     exchange[0].assign(threads, 0);
     exchange[1].assign(threads, 0);
     exchange_round = 0;
-    stacks.resize(threads);
+    // Stacks are kept for the next block: allocating and touching them again is the slow part.
+    static thread_local std::vector<std::unique_ptr<char[]>> stacks;
+    while (static_cast<int>(stacks.size()) < threads) stacks.emplace_back(new char[stack_bytes]);
     const auto self = reinterpret_cast<unsigned long long>(this);
     for (int t = 0; t < threads; ++t) {
-      if (!stacks[t]) stacks[t] = std::make_unique<char[]>(stack_bytes);
       getcontext(&fibers[t]);
       fibers[t].uc_stack.ss_sp = stacks[t].get();
       fibers[t].uc_stack.ss_size = stack_bytes;
@@ -96,11 +108,17 @@ struct block {
     current_block = this;
     // Phases: every thread runs until its next barrier or its end.
     for (;;) {
-      for (int t = 0; t < threads; ++t) {
+      // The cursor is a member: the scheduler's locals do not survive a _longjmp back here.
+      for (cursor = 0; cursor < threads;) {
+        const int t = cursor++;
         if (state[t] != 0) continue;
         running = t;
         current_thread = dim3{static_cast<unsigned>(t), 0, 0};
-        swapcontext(&scheduler, &fibers[t]);
+        if (_setjmp(back) == 0) {
+          if (started[t]) _longjmp(resume[t].at, 1);
+          started[t] = true;
+          swapcontext(&scheduler, &fibers[t]);
+        }
       }
       int at_barrier = 0, finished = 0;
       for (int s : state) (s == 1 ? at_barrier : finished) += s != 0;
@@ -120,7 +138,7 @@ struct block {
   void barrier() {
     const int me = running;
     state[me] = 1;
-    swapcontext(&fibers[me], &scheduler);
+    if (_setjmp(resume[me].at) == 0) _longjmp(back, 1);
   }
 };
 

@@ -17,6 +17,10 @@ namespace tp::gpu {
 
 template <class Kernel, class... Args>
 __global__ void __launch_bounds__(32 * Kernel::num_warps) program(Kernel kernel, Args... args) {
+  static_assert(Kernel::num_warps == TL_NUM_WARPS,
+                "this kernel's num_warps differs from the warps tl was built for in this "
+                "translation unit (TL_NUM_WARPS): build it where TL_NUM_WARPS is its num_warps "
+                "(cuda/kernels.cu is compiled once per warp count)");
   kernel(args...);
 }
 
@@ -57,10 +61,6 @@ Param kernel_argument(std::size_t index, const std::vector<device_buffer>& buffe
 
 template <class Kernel>
 std::string launch(const launch_request& request) {
-  static_assert(Kernel::num_warps == TL_NUM_WARPS,
-                "this kernel's num_warps differs from the warps tl was built for in this "
-                "translation unit (TL_NUM_WARPS): build it where TL_NUM_WARPS is its num_warps "
-                "(cuda/kernels.cu is compiled once per warp count)");
   using params = typename call_params<decltype(&Kernel::operator())>::type;
   auto& tensors = *request.tensors;
   std::vector<device_buffer> buffers;

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "checker/binding.hpp"
+#include "puzzles/long_sum.hpp"
+#include "solutions/long_sum.hpp"
+
+namespace tp::bindings {
+
+struct long_sum {
+  static constexpr const char* id = "long-sum";
+  using signature = void(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T);
+  using configs = block_list<blocks<1, 32>, blocks<4, 64>>;
+  template <class B>
+  using stub = instantiate_t<puzzles::LongSum, B>;
+  template <class B>
+  using solution = instantiate_t<solutions::LongSum, B>;
+};
+
+}  // namespace tp::bindings
