@@ -11,7 +11,8 @@
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU-capable
 #             solution (check --gpu in one process) and on the layout tests' kernels
 #   sass      registers and SASS of the 2-loop softmax, and its inner loop's instructions
-#   bench     vector-add and the softmaxes against the copy bandwidth of the same run
+#   bench     what max.NaN/min.NaN do with signed zeros; vector-add and the softmaxes against the
+#             copy bandwidth of the same run
 # Without network access, put the .deb files of libeigen3-dev, libcli11-dev and catch2 in .deps/
 # (apt-get download ...) and they are unpacked locally. OUTPUT_DIR gets summary.txt (the short
 # version of everything) and one log per step, at most 8 files.
@@ -26,7 +27,8 @@ say() { echo "$*" | tee -a "$summary"; }
 started=$SECONDS
 elapsed() { echo "$((SECONDS - started)) s"; }
 
-commit=${TILEPUZZLES_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || cat COMMIT 2>/dev/null || echo unknown)}
+# A copy of the tree made for the GPU machine has no .git of its own: it carries COMMIT.
+commit=${TILEPUZZLES_COMMIT:-$(cat COMMIT 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 say "== machine (commit $commit)"
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
@@ -49,7 +51,8 @@ if want build; then
     tail -30 "$out/build.log" | tee -a "$summary"; exit 1
   fi
   if ! cmake --build $build -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
-      tilepuzzles_bench_gpu tilepuzzles_bench_gpu_softmax >> "$out/build.log" 2>&1; then
+      tilepuzzles_bench_gpu tilepuzzles_bench_gpu_softmax tilepuzzles_bench_gpu_float_facts \
+      >> "$out/build.log" 2>&1; then
     grep -E "error" "$out/build.log" | head -30 | tee -a "$summary"; exit 1
   fi
   say "built ($(elapsed))"
@@ -102,6 +105,7 @@ fi
 if want bench; then
   say "== benchmarks ($(elapsed))"
   {
+    ./$build/tilepuzzles_bench_gpu_float_facts
     ./$build/tilepuzzles_bench_gpu
     ./$build/tilepuzzles_bench_gpu_softmax
   } > "$out/bench.txt" 2>&1

@@ -75,7 +75,8 @@ TL_FN T float_maximum(T a, T b) {
   if constexpr (std::is_same_v<T, float>) {
     float d;
     asm("max.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
-    return d;
+    // Equal operands: the AND of their bits is +0 for -0 and +0, in either order.
+    return a == b ? __int_as_float(__float_as_int(a) & __float_as_int(b)) : d;
   }
 #endif
   if (a != a || b != b) return std::numeric_limits<T>::quiet_NaN();
@@ -88,7 +89,8 @@ TL_FN T float_minimum(T a, T b) {
   if constexpr (std::is_same_v<T, float>) {
     float d;
     asm("min.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
-    return d;
+    // Equal operands: the OR of their bits is -0 for -0 and +0, in either order.
+    return a == b ? __int_as_float(__float_as_int(a) | __float_as_int(b)) : d;
   }
 #endif
   if (a != a || b != b) return std::numeric_limits<T>::quiet_NaN();

@@ -204,7 +204,7 @@ TEST_CASE("kernels that use every tl operation and every layout conversion give 
   tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
     if (std::string(name).rfind("semantics", 0) == 0) return;
     const auto wrong = compare_with_simulator<Kernel>(name);
-    for (const auto& w : wrong) INFO(w);
+    for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
     CHECK(wrong.empty());
   });
@@ -224,7 +224,7 @@ TEST_CASE("NaN, signed zeros, exp, exp2, division and wrapped integers follow do
     INFO(error);
     REQUIRE(error.empty());
     const auto wrong = sem::mismatches(in, setup.tensors.back().values, gpu_math);
-    for (const auto& w : wrong) INFO(w);
+    for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
     CHECK(wrong.empty());
   });
