@@ -10,7 +10,8 @@
 #   check     tilepuzzles check --gpu --impl solution: every puzzle, the GPU after the simulator
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU-capable
 #             solution (check --gpu in one process) and on the layout tests' kernels
-#   sass      registers and SASS of the 2-loop softmax, and its inner loop's instructions
+#   sass      registers and SASS of the 2-loop softmax, and its loops' instructions by kind
+#             (bench/sass_loops.py)
 #   bench     what max.NaN/min.NaN do with signed zeros; vector-add and the softmaxes against the
 #             copy bandwidth of the same run
 # Without network access, put the .deb files of libeigen3-dev, libcli11-dev and catch2 in .deps/
@@ -92,14 +93,17 @@ if want sanitize; then
 fi
 
 if want sass; then
-  say "== SASS of the 2-loop softmax ($(elapsed))"
+  say "== SASS of the 2-loop softmax, B0 = 1, B1 = 1024, 4 warps ($(elapsed))"
   exe=$build/tilepuzzles_bench_gpu_softmax
+  kernel=LongSoftmax2LoopILi1ELi1024
   {
-    cuobjdump -res-usage "$exe" 2>&1 | grep -A1 "LongSoftmax2Loop"
-    cuobjdump -sass "$exe" 2>&1 | awk '/Function :/{p = /LongSoftmax2LoopILi1ELi1024/} p'
+    cuobjdump -res-usage "$exe" 2>&1 | grep -A1 "$kernel"
+    # 1024 columns over 128 threads: 8 elements per thread per trip of each loop.
+    cuobjdump -sass "$exe" 2>&1 | python3 bench/sass_loops.py "$kernel" 8
+    cuobjdump -sass "$exe" 2>&1 | awk -v k="$kernel" '/Function :/{p = index($0, k) > 0} p'
   } > "$out/sass.txt"
-  grep -E "REG|Function" "$out/sass.txt" | head -8 | tee -a "$summary"
-  say "instructions in the B1 = 1024 kernel: $(grep -cE '^\s+/\*[0-9a-f]{4}\*/' "$out/sass.txt")"
+  sed -n '2p' "$out/sass.txt" | tee -a "$summary"
+  grep -E "instructions|^    " "$out/sass.txt" | head -24 | tee -a "$summary"
 fi
 
 if want bench; then
