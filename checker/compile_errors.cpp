@@ -6,6 +6,7 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 namespace tp {
 
@@ -32,6 +33,7 @@ struct error_event {
   std::vector<std::string> notes;
   std::vector<frame> frames;    // "In instantiation of" and "required from", innermost first
   std::vector<location> includes;  // "In file included from", innermost first
+  std::string excerpt;          // the source line the compiler quoted, if it did
 };
 
 std::string strip_colours(const std::string& s) {
@@ -127,16 +129,34 @@ std::vector<error_event> read_errors(const std::string& log) {
       }
     }
 
+    // The quoted source line: "   15 |     auto sum = ..." right after the error.
+    if (last != std::string::npos && errors[last].excerpt.empty() && errors[last].notes.empty()) {
+      const std::size_t bar = line.find(" | ");
+      const std::size_t first = line.find_first_not_of(' ');
+      if (bar != std::string::npos && first < bar && all_digits(line.substr(first, bar - first))) {
+        errors[last].excerpt = line.substr(bar + 3);
+        continue;
+      }
+    }
+
     // nvcc: "          detected during:" and "            instantiation of "X" at line N of FILE"
     if (last != std::string::npos && line.find_first_not_of(' ') > 0) {
       const std::size_t at = line.find(" at line ");
       const std::size_t of = line.find(" of ", at == std::string::npos ? 0 : at);
       if (at != std::string::npos && of != std::string::npos) {
+        // nvcc names the function instantiated *at* that line; the function the line is in is
+        // the next one down the chain. Shift, so that a frame's `what` means the same as g++'s.
+        const std::size_t open = line.find('"');
+        const std::size_t close = line.rfind('"', at);
+        const std::string instantiated =
+            open != std::string::npos && close > open ? line.substr(open + 1, close - open - 1) : "";
+        auto& chain = errors[last].frames;
+        if (!chain.empty() && chain.back().what == "\x01") chain.back().what = instantiated;
         frame f;
         f.where.file = line.substr(of + 4);
         f.where.line = std::atoi(line.c_str() + at + 9);
-        f.what = line.substr(line.find_first_not_of(' '), at - line.find_first_not_of(' '));
-        errors[last].frames.push_back(f);
+        f.what = "\x01";  // filled in by the next line
+        chain.push_back(f);
         continue;
       }
       continue;  // a source excerpt, a caret line, "detected during:"
@@ -197,6 +217,9 @@ std::vector<error_event> read_errors(const std::string& log) {
       continue;
     }
   }
+  for (auto& e : errors)
+    for (auto& f : e.frames)
+      if (f.what == "\x01") f.what.clear();
   return errors;
 }
 
@@ -265,22 +288,36 @@ std::string clean_message(std::string m) {
   return m;
 }
 
-// "[with int B0 = 1; int B1 = 32]" in an instantiation's name, as "B0=1, B1=32".
+// The block sizes in an instantiation's name, "[with int B0 = 1; int B1 = 32]" (g++) or
+// "[with B0=1, B1=32]" (nvcc), as "B0=1, B1=32".
 std::string block_sizes_in(const std::string& what) {
   const std::size_t with = what.rfind("[with ");
   if (with == std::string::npos) return {};
+  // The parameters, split at ';' and at top-level ','.
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (std::size_t i = with + 6; i < what.size() && what[i] != ']'; ++i) {
+    const char c = what[i];
+    if (c == '<' || c == '(') ++depth;
+    if (c == '>' || c == ')') --depth;
+    if (c == ';' || (c == ',' && depth == 0)) parts.emplace_back();
+    else parts.back() += c;
+  }
   std::string out;
-  std::istringstream parts(what.substr(with + 6));
-  for (std::string part; std::getline(parts, part, ';');) {
-    std::istringstream words(part);
-    std::string type, name, eq, value;
-    words >> type >> name >> eq >> value;
-    while (!value.empty() && (value.back() == ']' || value.back() == '\'')) value.pop_back();
-    if (type != "int" || eq != "=" || value.empty()) continue;
-    if (!std::all_of(value.begin() + (value[0] == '-' ? 1 : 0), value.end(),
-                     [](unsigned char c) { return std::isdigit(c); }))
-      continue;
-    out += (out.empty() ? "" : ", ") + name + "=" + value;
+  for (std::string part : parts) {
+    if (part.rfind(" int ", 0) == 0 || part.rfind("int ", 0) == 0) part = part.substr(part.find("int ") + 4);
+    part.erase(std::remove(part.begin(), part.end(), ' '), part.end());
+    const std::size_t eq = part.find('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    const std::string name = part.substr(0, eq), value = part.substr(eq + 1);
+    const bool number = !value.empty() &&
+                        std::all_of(value.begin() + (value[0] == '-' ? 1 : 0), value.end(),
+                                    [](unsigned char c) { return std::isdigit(c); }) &&
+                        value != "-";
+    const bool identifier = std::all_of(name.begin(), name.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '_';
+    });
+    if (number && identifier) out += (out.empty() ? "" : ", ") + name + "=" + value;
   }
   return out;
 }
@@ -323,11 +360,10 @@ bool has_keyword_argument(const std::string& code) {
 }
 
 std::string hint_for(const error_event& e, const std::string& message, const std::string& code) {
-  const std::string all = message + "\n" + [&] {
-    std::string n;
-    for (const auto& note : e.notes) n += note + "\n";
-    return n;
-  }();
+  // The message with what the compiler said around it: its notes and the functions it was in.
+  std::string all = message + "\n";
+  for (const auto& note : e.notes) all += note + "\n";
+  for (const auto& f : e.frames) all += f.what + "\n";
   if (has_keyword_argument(code) &&
       (contains(message, "was not declared") || contains(message, "no match for 'operator='") ||
        contains(message, "no matching function") || contains(message, "cannot convert")))
@@ -343,7 +379,7 @@ std::string hint_for(const error_event& e, const std::string& message, const std
       return "&&, || and ! need one bool; masks are tiles: combine them lane by lane with & and | "
              "(as in Triton), e.g. (rows < N0).col() & (cols < T).row().";
   const bool std_minmax = contains(code, "std::max") || contains(code, "std::min") ||
-                          contains(message, "std::max") || contains(message, "std::min") ||
+                          contains(all, "std::max(") || contains(all, "std::min(") ||
                           contains(code, "fmax") || contains(code, "fmin");
   if (std_minmax)
     return "std::max and std::min compare two numbers. On tiles: tl::maximum(a, b) and "
@@ -363,7 +399,7 @@ std::string hint_for(const error_event& e, const std::string& message, const std
     return "a tile holds one value per lane, so if (tile) or while (tile) has no single answer: "
            "choose lane by lane with tl::where(condition, a, b), or put the condition in the "
            "load's or store's mask.";
-  if (contains(message, "does not broadcast to this tile's shape") ||
+  if (contains(message, "does not broadcast to this tile's shape") || contains(message, "acc must be") ||
       (contains(message, "tl::tile<") &&
        (contains(message, "conversion from") || contains(message, "cannot convert") ||
         contains(message, "no match for 'operator='") || contains(message, "no matching function for call to 'tl::tile"))))
@@ -458,7 +494,23 @@ compile_report summarize_compile_log(const std::string& log, const compile_log_c
       d.key = "solutions " + shown(d.where.file) + ":" + std::to_string(d.where.line);
     } else {
       d.message = clean_message(e.message);
-      const std::string code = d.located ? read_line(d.where.file, d.where.line) : "";
+      // An error inside a library function the learner called (std::max, say): name it.
+      const bool in_library = !is_learner(e.where.file) &&
+                              e.where.file.rfind(context.source_dir + "/", 0) != 0;
+      if (in_library && d.located && !e.frames.empty() && e.frames.front().where.line == 0) {
+        const std::string& what = e.frames.front().what;
+        const std::size_t paren = what.find('(');
+        std::size_t begin = paren;
+        while (begin != std::string::npos && begin > 0 &&
+               (std::isalnum(static_cast<unsigned char>(what[begin - 1])) || what[begin - 1] == '_' ||
+                what[begin - 1] == ':'))
+          --begin;
+        if (paren != std::string::npos && begin < paren)
+          d.message = "in " + what.substr(begin, paren - begin) + ": " + d.message;
+      }
+      std::string code = d.located ? read_line(d.where.file, d.where.line) : "";
+      if (code.empty() && d.located && d.where.file == e.where.file && d.where.line == e.where.line)
+        code = e.excerpt;
       d.hint = hint_for(e, e.message, code);
       d.key = d.located ? shown(d.where.file) + ":" + std::to_string(d.where.line)
                         : e.where.file + ":" + std::to_string(e.where.line) + ":" + d.message;
@@ -475,6 +527,13 @@ compile_report summarize_compile_log(const std::string& log, const compile_log_c
       same->block_sizes.push_back(blocks);
     }
   }
+  // The learner's file from top to bottom; errors elsewhere after them.
+  std::stable_sort(found.begin(), found.end(), [&](const distinct& a, const distinct& b) {
+    auto rank = [&](const distinct& d) {
+      return std::make_tuple(!d.located, d.where.file != context.kernel_file, d.where.line);
+    };
+    return rank(a) < rank(b);
+  });
   if (solution_included)
     found.erase(std::remove_if(found.begin(), found.end(),
                                [](const distinct& d) { return d.key.rfind("solutions ", 0) != 0; }),

@@ -185,10 +185,14 @@ std::vector<std::string> dependencies(const module_paths& p, std::string* object
   auto flush = [&] {
     if (token.empty()) return;
     if (!target_done) {
-      if (token.back() == ':') {
-        token.pop_back();
-        if (object) *object = token.front() == '/' ? token : p.build_dir + "/" + token;
+      // "object: deps" (g++) or "object : deps" (nvcc)
+      if (token == ":") {
         target_done = true;
+      } else {
+        const bool last = token.back() == ':';
+        if (last) token.pop_back();
+        if (object) *object = token.front() == '/' ? token : p.build_dir + "/" + token;
+        target_done = last;
       }
     } else if (token != "\\") {
       deps.push_back(token.front() == '/' ? token : p.build_dir + "/" + token);
