@@ -352,7 +352,12 @@ bool has_keyword_argument(const std::string& code) {
           at == 0 || !(std::isalnum(static_cast<unsigned char>(code[at - 1])) || code[at - 1] == '_');
       std::size_t j = at + std::string(name).size();
       while (j < code.size() && code[j] == ' ') ++j;
-      if (word_start && j < code.size() && code[j] == '=' && (j + 1 >= code.size() || code[j + 1] != '='))
+      // An argument: after '(' or ',', so that `auto mask = ...` does not count.
+      std::size_t k = at;
+      while (k > 0 && code[k - 1] == ' ') --k;
+      const bool argument = k > 0 && (code[k - 1] == '(' || code[k - 1] == ',');
+      if (word_start && argument && j < code.size() && code[j] == '=' &&
+          (j + 1 >= code.size() || code[j + 1] != '='))
         return true;
     }
   }
@@ -541,6 +546,8 @@ compile_report summarize_compile_log(const std::string& log, const compile_log_c
 
   compile_report report;
   report.errors = static_cast<int>(found.size());
+  // After a syntax error the compiler is lost: what follows is mostly its consequences.
+  const bool syntax_first = !found.empty() && found.front().message.rfind("expected ", 0) == 0;
   std::ostringstream s;
   const std::string what = context.gpu ? " does not compile for the GPU" : " does not compile";
   if (found.empty()) {
@@ -557,7 +564,7 @@ compile_report summarize_compile_log(const std::string& log, const compile_log_c
   s << context.shown_kernel_file << what;
   if (found.size() > 1) s << " (" << found.size() << " errors)";
   s << ":\n";
-  constexpr std::size_t shown_errors = 3;
+  const std::size_t shown_errors = syntax_first ? 1 : 3;
   std::vector<std::string> hints;  // each said once
   for (std::size_t k = 0; k < found.size() && k < shown_errors; ++k) {
     const distinct& d = found[k];
@@ -581,7 +588,10 @@ compile_report summarize_compile_log(const std::string& log, const compile_log_c
       hints.push_back(d.hint);
     }
   }
-  if (found.size() > shown_errors)
+  if (found.size() > shown_errors && syntax_first)
+    s << "... and " << found.size() - shown_errors
+      << " more, which may follow from this one: fix it first. All of them: ";
+  else if (found.size() > shown_errors)
     s << "... and " << found.size() - shown_errors << " more, in ";
   else
     s << "The compiler's full output: ";
