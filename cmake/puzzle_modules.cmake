@@ -27,6 +27,21 @@ set(TILEPUZZLES_PUZZLES_DIR ${PROJECT_SOURCE_DIR}/puzzles CACHE PATH
     "The directory of the stubs (the learner's puzzles) this build checks")
 get_filename_component(tilepuzzles_puzzles_dir "${TILEPUZZLES_PUZZLES_DIR}" ABSOLUTE)
 
+# The headers every simulator module compiles, precompiled once: the tile language, the simulator
+# and the checker's launcher. REUSE_FROM needs the same flags, so this target is a module like the
+# others (its source is empty).
+add_library(tilepuzzles_module_pch MODULE ${PROJECT_SOURCE_DIR}/checker/module_pch.cpp)
+target_link_libraries(tilepuzzles_module_pch PRIVATE tilepuzzles_simulator)
+target_compile_options(tilepuzzles_module_pch PRIVATE -fvisibility=hidden)
+target_precompile_headers(tilepuzzles_module_pch PRIVATE
+  <cmath> <limits> <tuple> <utility> <vector>
+  ${PROJECT_SOURCE_DIR}/checker/module_abi.hpp
+  ${PROJECT_SOURCE_DIR}/checker/sim_launch.hpp)
+# No <target>_EXPORTS macro: it would differ between this target and the modules, and g++ uses a
+# precompiled header only where the macros defined before it are the same.
+set_target_properties(tilepuzzles_module_pch PROPERTIES
+  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/CMakeFiles DEFINE_SYMBOL "")
+
 function(tilepuzzles_module stem impl backend)
   if(impl STREQUAL "stub")
     set(kernel_file ${tilepuzzles_puzzles_dir}/${stem}.hpp)
@@ -52,6 +67,7 @@ function(tilepuzzles_module stem impl backend)
     TILEPUZZLES_KERNEL_FILE="${kernel_file}"
     TILEPUZZLES_IMPL_${impl_upper}=1)
   set_target_properties(${target} PROPERTIES
+    DEFINE_SYMBOL ""
     PREFIX ""
     OUTPUT_NAME ${name}
     LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}
