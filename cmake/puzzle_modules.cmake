@@ -27,12 +27,18 @@ set(TILEPUZZLES_PUZZLES_DIR ${PROJECT_SOURCE_DIR}/puzzles CACHE PATH
     "The directory of the stubs (the learner's puzzles) this build checks")
 get_filename_component(tilepuzzles_puzzles_dir "${TILEPUZZLES_PUZZLES_DIR}" ABSOLUTE)
 
+# Puzzle modules are compiled with -O1: it halves the compile of a kernel (the learner's loop is
+# mostly that compile) against -O3, and the checks stay fast (docs/ARCHITECTURE.md has the
+# figures). The floating-point results are the same bits at any level: no fast-math, no FMA
+# contraction (-ffp-contract=off).
+set(tilepuzzles_module_flags -O1 -fvisibility=hidden)
+
 # The headers every simulator module compiles, precompiled once: the tile language, the simulator
 # and the checker's launcher. REUSE_FROM needs the same flags, so this target is a module like the
 # others (its source is empty).
 add_library(tilepuzzles_module_pch MODULE ${PROJECT_SOURCE_DIR}/checker/module_pch.cpp)
 target_link_libraries(tilepuzzles_module_pch PRIVATE tilepuzzles_simulator)
-target_compile_options(tilepuzzles_module_pch PRIVATE -fvisibility=hidden)
+target_compile_options(tilepuzzles_module_pch PRIVATE ${tilepuzzles_module_flags})
 target_precompile_headers(tilepuzzles_module_pch PRIVATE
   <cmath> <limits> <tuple> <utility> <vector>
   ${PROJECT_SOURCE_DIR}/checker/module_abi.hpp
@@ -81,8 +87,8 @@ function(tilepuzzles_module stem impl backend)
     set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
   else()
     target_link_libraries(${target} PRIVATE tilepuzzles_simulator)
-    # Only the entry point is exported; the kernels' own symbols stay inside the module.
-    target_compile_options(${target} PRIVATE -fvisibility=hidden)
+    # Only the entry point is exported (-fvisibility=hidden); the kernels' own symbols stay inside.
+    target_compile_options(${target} PRIVATE ${tilepuzzles_module_flags})
     if(TARGET tilepuzzles_module_pch)
       target_precompile_headers(${target} REUSE_FROM tilepuzzles_module_pch)
     endif()
