@@ -46,7 +46,7 @@ target_precompile_headers(tilepuzzles_module_pch PRIVATE
 # No <target>_EXPORTS macro: it would differ between this target and the modules, and g++ uses a
 # precompiled header only where the macros defined before it are the same.
 set_target_properties(tilepuzzles_module_pch PROPERTIES
-  LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/CMakeFiles DEFINE_SYMBOL "")
+  LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}/pch DEFINE_SYMBOL "")
 
 function(tilepuzzles_module stem impl backend)
   if(impl STREQUAL "stub")
