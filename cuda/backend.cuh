@@ -1,5 +1,6 @@
-// The CUDA backend of `tl`: one thread block runs one program; a data tile is spread over the
-// block's threads in a blocked layout, each thread holding its elements in registers.
+// The CUDA backend of `tl`, the hooks of tile/ops.hpp: one thread block runs one program; a data
+// tile is spread over the block's threads in a blocked layout, each thread holding its elements
+// in registers.
 //
 // This first GPU backend covers elementwise kernels (loads, stores, arithmetic, masks) of any
 // rank. Reductions, dot and broadcasting a data tile across threads need layouts that move values
@@ -9,9 +10,11 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <source_location>
 #include <type_traits>
 
 #include "tile/expr.hpp"
+#include "tile/lanes.hpp"
 #include "tile/memory.hpp"
 
 namespace tl {
@@ -21,18 +24,15 @@ inline namespace TL_ABI {
 inline constexpr int warps_per_program = 4;
 inline constexpr int threads_per_program = 32 * warps_per_program;
 
+namespace backend {
 template <class T>
-struct ptr {
-  using element_type = T;
-  T* address = nullptr;
-
-  TL_FN void advance(long long elements) { address += elements; }
+struct address_of {
+  using type = T*;
+  TL_FN static void advance(T*& a, long long elements) { a += elements; }
 };
+}  // namespace backend
 
-template <class T>
-struct is_ptr<ptr<T>> : std::true_type {};
-
-namespace detail {
+namespace layouts {
 
 // Triton's blocked layout, simplified: the tile's row-major elements are cut into vectors of
 // `vector` consecutive elements along the last axis (16 bytes of float), and vector c belongs to
@@ -58,7 +58,10 @@ struct blocked {
   __device__ static bool owns(int thread) { return !replicated || thread < vectors; }
 };
 
-struct uninitialized_t {};
+}  // namespace layouts
+
+namespace detail {
+using layouts::blocked;
 
 // True when evaluating E would need a data tile's values at another shape than its own: on the
 // GPU that needs values from other threads, which this backend does not move yet.
@@ -98,76 +101,83 @@ inline constexpr bool not_on_gpu_yet = false;
 
 }  // namespace detail
 
-// A tile of values, spread over the program's threads.
-template <class T, int... Dims>
-class tile : public expr_base<tile<T, Dims...>> {
- public:
-  using value_type = T;
-  using shape_type = shape<Dims...>;
-  using layout = detail::blocked<shape_type>;
-  static constexpr bool has_data = true;
-  static constexpr bool may_poison = false;
+namespace backend {
 
-  tile() = default;
-  __device__ explicit tile(detail::uninitialized_t) {}
-
-  template <class E>
-    requires is_expr_v<E>
-  __device__ tile(const E& e) {
-    static_assert(broadcasts_to<shape_of_t<E>, shape_type>,
-                  "tl::tile: the expression's shape does not broadcast to this tile's shape");
-    assign(e);
-  }
-  template <class S>
-    requires is_scalar_v<S>
-  __device__ tile(S s) {
-    TL_UNROLL
-    for (int k = 0; k < layout::slots; ++k) regs[k] = static_cast<T>(s);
-  }
-  template <class E>
-    requires(is_expr_v<E> && !std::is_same_v<std::remove_cvref_t<E>, tile>) || is_scalar_v<E>
-  __device__ tile& operator=(const E& e) {
-    tile fresh(e);
-    *this = fresh;
-    return *this;
-  }
-
-  __device__ lane_t<T> eval(const pos<shape_type::rank>& p) const { return regs[p.slot]; }
-  __device__ bool poison(const pos<shape_type::rank>&) const { return false; }
-
-  template <class E>
-  __device__ void assign(const E& e) {
-    using ES = shape_of_t<E>;
-    static_assert(detail::gpu_evaluable<E, shape_type>,
-                  "tl (GPU backend): this kernel broadcasts a data tile (such as x.col() of a "
-                  "loaded or reduced tile) across threads, which the GPU backend cannot do yet. "
-                  "It runs in the simulator.");
-    const int thread = static_cast<int>(threadIdx.x);
-    TL_UNROLL
-    for (int k = 0; k < layout::slots; ++k) {
-      const auto p = pos_of<shape_type>(layout::element(thread, k), k);
-      regs[k] = static_cast<T>(e.eval(broadcast_pos<ES, shape_type>(p)));
-    }
-  }
-
-  T regs[layout::slots];
+template <class S>
+struct declared_layout {
+  using type = layouts::blocked<S>;
 };
+template <class T, class S>
+using data_tile = basic_tile<T, S, layouts::blocked<S>>;
+
+inline constexpr bool tracks_poison = false;
+
+template <class T>
+TL_FN constexpr T no_other_value() {
+  return T{};
+}
+
+// A tile of values, spread over the program's threads: each holds `slots` of them.
+template <class T, class S, class Layout>
+struct storage {
+  T regs[Layout::slots];
+};
+
+template <class T, class S, class L>
+__device__ void leave_unset(basic_tile<T, S, L>&) {}
+
+template <class T, class S, class L>
+__device__ void fill(basic_tile<T, S, L>& t, T v) {
+  TL_UNROLL
+  for (int k = 0; k < L::slots; ++k) t.storage.regs[k] = v;
+}
+
+template <class T, class S, class L, class E>
+__device__ void assign(basic_tile<T, S, L>& t, const E& e) {
+  using ES = shape_of_t<E>;
+  static_assert(detail::gpu_evaluable<E, S>,
+                "tl (GPU backend): this kernel broadcasts a data tile (such as x.col() of a "
+                "loaded or reduced tile) across threads, which the GPU backend cannot do yet. "
+                "It runs in the simulator.");
+  const int thread = static_cast<int>(threadIdx.x);
+  TL_UNROLL
+  for (int k = 0; k < L::slots; ++k) {
+    const auto p = pos_of<S>(L::element(thread, k), k);
+    t.storage.regs[k] = op::cast_to<T>{}(e.eval(broadcast_pos<ES, S>(p)));
+  }
+}
+
+template <class T, class S, class L, int R>
+__device__ lane_t<T> lane_value(const basic_tile<T, S, L>& t, const pos<R>& p) {
+  return t.storage.regs[p.slot];
+}
+template <class T, class S, class L, int R>
+__device__ bool lane_poison(const basic_tile<T, S, L>&, const pos<R>&) {
+  return false;
+}
+
+template <class T, class S, class L>
+__device__ T scalar_value(const basic_tile<T, S, L>& t) {
+  return t.storage.regs[0];
+}
 
 template <class E>
 __device__ auto materialize(const E& e) {
-  tile_for<value_of_t<E>, shape_of_t<E>> out(detail::uninitialized_t{});
-  out.assign(e);
+  data_tile<value_of_t<E>, shape_of_t<E>> out(detail::uninitialized_t{});
+  assign(out, e);
   return out;
 }
 
-__device__ inline int program_id(int axis) {
+__device__ inline int program_id(int axis, const std::source_location&) {
   return axis == 0 ? static_cast<int>(blockIdx.x)
                    : axis == 1 ? static_cast<int>(blockIdx.y) : static_cast<int>(blockIdx.z);
 }
-__device__ inline int num_programs(int axis) {
+__device__ inline int num_programs(int axis, const std::source_location&) {
   return axis == 0 ? static_cast<int>(gridDim.x)
                    : axis == 1 ? static_cast<int>(gridDim.y) : static_cast<int>(gridDim.z);
 }
+
+}  // namespace backend
 
 namespace detail {
 template <class T, int N>
@@ -204,41 +214,46 @@ struct vector_access {
 };
 }  // namespace detail
 
-template <class P, class M = detail::no_mask, class O = detail::no_other>
-__device__ auto load(const P& pointers, const M& mask = {}, const O& other = {}) {
-  const auto pe = as_ptr_expr(pointers);
-  using PE = std::remove_cvref_t<decltype(pe)>;
-  using Elem = std::remove_const_t<typename PE::element_type>;
-  const auto m = detail::mask_operand(mask);
-  const auto o = detail::other_operand<Elem>(other, Elem{});
-  using MS = shape_of_t<decltype(m)>;
-  using OS = shape_of_t<decltype(o)>;
-  using S = broadcast_t<typename PE::shape_type, MS, OS>;
-  using layout = detail::blocked<S>;
-  static_assert(detail::gpu_evaluable<decltype(m), S> && detail::gpu_evaluable<decltype(o), S>,
-                "tl (GPU backend): the mask or `other` broadcasts a data tile across threads, "
-                "which the GPU backend cannot do yet");
+namespace backend {
 
-  tile_for<Elem, S> out(detail::uninitialized_t{});
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+__device__ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location&) {
+  using OS = shape_of_t<OtherE>;
+  using layout = detail::blocked<S>;
+  static_assert(detail::gpu_evaluable<typename PE::offsets_type, S>,
+                "tl (GPU backend): tl::load's pointer offsets use a data tile (a loaded or reduced "
+                "tile) at a larger shape than its own, which needs values from other threads: the "
+                "GPU backend cannot do that yet. It runs in the simulator.");
+  static_assert(detail::gpu_evaluable<decltype(m), S>,
+                "tl (GPU backend): tl::load's mask uses a data tile (a loaded or reduced tile) at "
+                "a larger shape than its own, which needs values from other threads: the GPU "
+                "backend cannot do that yet. It runs in the simulator.");
+  static_assert(detail::gpu_evaluable<decltype(o), S>,
+                "tl (GPU backend): tl::load's `other` uses a data tile (a loaded or reduced tile) "
+                "at a larger shape than its own, which needs values from other threads: the GPU "
+                "backend cannot do that yet. It runs in the simulator.");
+
+  data_tile<Elem, S> out(detail::uninitialized_t{});
+  auto& regs = out.storage.regs;
   const int thread = static_cast<int>(threadIdx.x);
   TL_UNROLL
   for (int v = 0; v < layout::vectors_per_thread; ++v) {
-    detail::vector_access<S, PE, decltype(m)> access(pe, m, thread, v);
+    detail::vector_access<S, PE, MaskE> access(pe, m, thread, v);
     constexpr int n = layout::vector;
     if (access.whole) {
       const auto chunk =
           *reinterpret_cast<const detail::vec<Elem, n>*>(pe.base.address + access.offset[0]);
       TL_UNROLL
-      for (int lane = 0; lane < n; ++lane) out.regs[v * n + lane] = chunk.v[lane];
+      for (int lane = 0; lane < n; ++lane) regs[v * n + lane] = chunk.v[lane];
     } else {
       TL_UNROLL
       for (int lane = 0; lane < n; ++lane) {
         const int slot = v * n + lane;
         if (access.on[lane]) {
-          out.regs[slot] = pe.base.address[access.offset[lane]];
+          regs[slot] = pe.base.address[access.offset[lane]];
         } else {
           const auto p = pos_of<S>(layout::element(thread, slot), slot);
-          out.regs[slot] = static_cast<Elem>(o.eval(broadcast_pos<OS, S>(p)));
+          regs[slot] = static_cast<Elem>(o.eval(broadcast_pos<OS, S>(p)));
         }
       }
     }
@@ -246,54 +261,62 @@ __device__ auto load(const P& pointers, const M& mask = {}, const O& other = {})
   return out;
 }
 
-template <class P, class V, class M = detail::no_mask>
-__device__ void store(const P& pointers, const V& values, const M& mask = {}) {
-  const auto pe = as_ptr_expr(pointers);
-  using PE = std::remove_cvref_t<decltype(pe)>;
-  static_assert(!std::is_const_v<typename PE::element_type>,
-                "tl::store: this pointer points to const data (tl::ptr<const T>), which is "
-                "read-only. Store through the output's tl::ptr<T>.");
-  using Elem = typename PE::element_type;
-  const auto m = detail::mask_operand(mask);
-  using MS = shape_of_t<decltype(m)>;
-  using S = broadcast_t<typename PE::shape_type, MS>;
+template <class Elem, class S, class PE, class V, class MaskE>
+__device__ void store(const PE& pe, const V& values, const MaskE& m, const std::source_location&) {
   using layout = detail::blocked<S>;
+  static_assert(detail::gpu_evaluable<typename PE::offsets_type, S>,
+                "tl (GPU backend): tl::store's pointer offsets use a data tile (a loaded or "
+                "reduced tile) at a larger shape than its own, which needs values from other "
+                "threads: the GPU backend cannot do that yet. It runs in the simulator.");
+  static_assert(detail::gpu_evaluable<decltype(m), S>,
+                "tl (GPU backend): tl::store's mask uses a data tile (a loaded or reduced tile) at "
+                "a larger shape than its own, which needs values from other threads: the GPU "
+                "backend cannot do that yet. It runs in the simulator.");
   // Values in the pointers' layout; a data tile of that shape is used as it is.
-  const tile_for<Elem, S> data(values);
+  const data_tile<Elem, S> data(values);
 
   const int thread = static_cast<int>(threadIdx.x);
   if (!layout::owns(thread)) return;
   TL_UNROLL
   for (int v = 0; v < layout::vectors_per_thread; ++v) {
-    detail::vector_access<S, PE, decltype(m)> access(pe, m, thread, v);
+    detail::vector_access<S, PE, MaskE> access(pe, m, thread, v);
     constexpr int n = layout::vector;
     if (access.whole) {
       detail::vec<Elem, n> chunk;
       TL_UNROLL
-      for (int lane = 0; lane < n; ++lane) chunk.v[lane] = data.regs[v * n + lane];
+      for (int lane = 0; lane < n; ++lane) chunk.v[lane] = data.storage.regs[v * n + lane];
       *reinterpret_cast<detail::vec<Elem, n>*>(pe.base.address + access.offset[0]) = chunk;
     } else {
       TL_UNROLL
       for (int lane = 0; lane < n; ++lane)
-        if (access.on[lane]) pe.base.address[access.offset[lane]] = data.regs[v * n + lane];
+        if (access.on[lane]) pe.base.address[access.offset[lane]] = data.storage.regs[v * n + lane];
     }
   }
 }
 
 // Not on the GPU yet: these compile only in kernels that are never instantiated for the GPU.
-#define TL_NOT_ON_GPU_YET(name)                                                              \
-  template <int Axis = 0, class E, class... Rest>                                            \
-  __device__ auto name(const E& x, Rest...) {                                                \
-    static_assert(detail::not_on_gpu_yet<E>,                                                 \
-                  "tl::" #name " is not on the GPU backend yet: this kernel runs in the "     \
-                  "simulator only");                                                         \
-    return x;                                                                                \
-  }
-TL_NOT_ON_GPU_YET(sum)
-TL_NOT_ON_GPU_YET(max)
-TL_NOT_ON_GPU_YET(min)
-TL_NOT_ON_GPU_YET(dot)
-#undef TL_NOT_ON_GPU_YET
+template <class Op, int Axis, bool Keep, class E>
+__device__ auto reduce(const E& x, const std::source_location&) {
+  static_assert(detail::not_on_gpu_yet<E>,
+                "tl::sum, tl::max and tl::min are not on the GPU backend yet: this kernel runs in "
+                "the simulator only");
+  return x;
+}
+template <class Op, class E>
+__device__ auto reduce_all(const E& x, const std::source_location&) {
+  static_assert(detail::not_on_gpu_yet<E>,
+                "tl::sum, tl::max and tl::min are not on the GPU backend yet: this kernel runs in "
+                "the simulator only");
+  return x;
+}
+template <int M, int N, int K, class A, class B, class C>
+__device__ auto dot(const A& a, const B&, const C&, const std::source_location&) {
+  static_assert(detail::not_on_gpu_yet<A>,
+                "tl::dot is not on the GPU backend yet: this kernel runs in the simulator only");
+  return a;
+}
+
+}  // namespace backend
 
 }  // namespace TL_ABI
 }  // namespace tl

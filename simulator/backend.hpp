@@ -1,5 +1,7 @@
-// The CPU backend of `tl`: data tiles hold every element with a poison bit, and every load and
-// store is checked lane by lane against the buffer its pointer came from.
+// The CPU backend of `tl`, the hooks of tile/ops.hpp: data tiles hold every element with a
+// poison bit, and every load and store is checked lane by lane against the buffer its pointer
+// came from. The public operations themselves (their signatures, static_asserts and source-line
+// defaults) are declared once, in tile/ops.hpp.
 #pragma once
 
 #include <algorithm>
@@ -12,24 +14,27 @@
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
 #include "tile/expr.hpp"
+#include "tile/lanes.hpp"
 #include "tile/memory.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
 
+namespace backend {
+
 // A pointer into one checked buffer. Pointer arithmetic keeps the buffer's identity, so every
 // access is checked against this buffer and not whichever one happens to lie nearby.
-template <class T>
-struct ptr {
-  using element_type = T;
+struct checked_address {
   sim::buffer* buf = nullptr;
   long long offset = 0;
-
-  void advance(long long elements) { offset += elements; }
+};
+template <class T>
+struct address_of {
+  using type = checked_address;
+  static void advance(checked_address& a, long long elements) { a.offset += elements; }
 };
 
-template <class T>
-struct is_ptr<ptr<T>> : std::true_type {};
+}  // namespace backend
 
 namespace detail {
 template <class T>
@@ -52,123 +57,118 @@ inline void for_each_pos(F&& f) {
   }
 }
 
-struct uninitialized_t {};
 }  // namespace detail
 
-// A tile of values: what load, reductions, dot and every operation on data produce.
-template <class T, int... Dims>
-class tile : public expr_base<tile<T, Dims...>> {
- public:
-  using value_type = T;
-  using shape_type = shape<Dims...>;
-  static constexpr bool has_data = true;
-  static constexpr bool may_poison = true;
-  static constexpr long long size = shape_type::size;
+namespace layouts {
+// The simulator has one layout: every tile holds all its elements, row-major.
+struct flat {};
+}  // namespace layouts
 
-  // A tile nobody assigned is poison, like a register nothing wrote.
-  tile() {
-    values_.fill(detail::poison_value<T>());
-    poison_.fill(true);
-  }
-  explicit tile(detail::uninitialized_t) {}
+namespace backend {
 
-  // From any expression that broadcasts to this shape: tl::tile<float, B0> m = tl::full<B0>(-INF);
-  template <class E>
-    requires is_expr_v<E>
-  tile(const E& e) {
-    static_assert(broadcasts_to<shape_of_t<E>, shape_type>,
-                  "tl::tile: the expression's shape does not broadcast to this tile's shape");
-    assign(e);
-  }
-  // From a scalar: tl::tile<float, B0> acc = 0.0f;
-  template <class S>
-    requires is_scalar_v<S>
-  tile(S s) {
-    values_.fill(static_cast<T>(s));
-    poison_.fill(false);
-  }
+template <class S>
+struct declared_layout {
+  using type = layouts::flat;
+};
+template <class T, class S>
+using data_tile = basic_tile<T, S, layouts::flat>;
 
-  template <class E>
-    requires(is_expr_v<E> && !std::is_same_v<std::remove_cvref_t<E>, tile>) || is_scalar_v<E>
-  tile& operator=(const E& e) {
-    tile fresh(e);
-    *this = fresh;
-    return *this;
-  }
+inline constexpr bool tracks_poison = true;
 
-  lane_t<T> eval(const pos<shape_type::rank>& p) const {
-    return static_cast<lane_t<T>>(values_[flat_index<shape_type>(p)]);
-  }
-  bool poison(const pos<shape_type::rank>& p) const { return poison_[flat_index<shape_type>(p)]; }
+template <class T>
+constexpr T no_other_value() {
+  return detail::poison_value<T>();
+}
 
-  // A rank-0 tile (a full reduction) converts to its value; branching on poison is an error.
-  operator T() const
-    requires(shape_type::rank == 0)
-  {
-    if (poison_[0])
-      sim::raise_at(sim::kind::uninitialized_read,
-                    "a scalar used by the kernel is poison: it comes from lanes a masked load "
-                    "switched off with no `other`. Give the load an `other` value.",
-                    sim::current_context().last_op);
-    return values_[0];
-  }
+// Every value of a tile, with a poison bit per element.
+template <class T, class S, class Layout>
+struct storage {
+  std::array<T, S::size> values;
+  std::array<bool, S::size> poison;
 
-  // Direct element access for the backend and for tests.
-  T& value(long long i) { return values_[i]; }
-  T value(long long i) const { return values_[i]; }
-  bool& poisoned(long long i) { return poison_[i]; }
-  bool poisoned(long long i) const { return poison_[i]; }
-
-  template <class E>
-  void assign(const E& e);
-
- private:
-  std::array<T, size> values_;
-  std::array<bool, size> poison_;
+  T& value(long long i) { return values[i]; }
+  T value(long long i) const { return values[i]; }
+  bool& poisoned(long long i) { return poison[i]; }
+  bool poisoned(long long i) const { return poison[i]; }
 };
 
-template <class T, int... Dims>
-template <class E>
-void tile<T, Dims...>::assign(const E& e) {
+template <class T, class S, class L>
+void leave_unset(basic_tile<T, S, L>& t) {
+  t.storage.values.fill(detail::poison_value<T>());
+  t.storage.poison.fill(true);
+}
+
+template <class T, class S, class L>
+void fill(basic_tile<T, S, L>& t, T v) {
+  t.storage.values.fill(v);
+  t.storage.poison.fill(false);
+}
+
+template <class T, class S, class L, class E>
+void assign(basic_tile<T, S, L>& t, const E& e) {
   using ES = shape_of_t<E>;
-  detail::for_each_pos<shape_type>([&](const pos<shape_type::rank>& p, long long i) {
-    const auto q = broadcast_pos<ES, shape_type>(p);
+  detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
+    const auto q = broadcast_pos<ES, S>(p);
     const auto v = e.eval(q);
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if constexpr (is_integer_lane_v<T> && is_integer_lane_v<decltype(v)>) {
       if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max())
         sim::raise_at(sim::kind::index_overflow,
                       "an integer tile lane holds " + std::to_string(v) +
                           ", outside int32 (Triton and the GPU compute integer tiles in 32 "
-                          "bits). Compute the value in smaller pieces.",
+                          "bits, where it would wrap around). Compute the value in smaller "
+                          "pieces.",
                       sim::current_context().last_op);
+      t.storage.values[i] = static_cast<T>(v);
+    } else {
+      t.storage.values[i] = op::cast_to<T>{}(v);
     }
-    values_[i] = static_cast<T>(v);
-    poison_[i] = e.poison(q);
+    t.storage.poison[i] = e.poison(q);
   });
+}
+
+template <class T, class S, class L, int R>
+lane_t<T> lane_value(const basic_tile<T, S, L>& t, const pos<R>& p) {
+  return static_cast<lane_t<T>>(t.storage.values[flat_index<S>(p)]);
+}
+template <class T, class S, class L, int R>
+bool lane_poison(const basic_tile<T, S, L>& t, const pos<R>& p) {
+  return t.storage.poison[flat_index<S>(p)];
+}
+
+// Branching on poison is an error.
+template <class T, class S, class L>
+T scalar_value(const basic_tile<T, S, L>& t) {
+  if (t.storage.poison[0])
+    sim::raise_at(sim::kind::uninitialized_read,
+                  "a scalar used by the kernel is poison: it comes from lanes a masked load "
+                  "switched off with no `other`. Give the load an `other` value.",
+                  sim::current_context().last_op);
+  return t.storage.values[0];
 }
 
 // Evaluates an expression into a data tile of its own shape and type.
 template <class E>
 auto materialize(const E& e) {
-  using T = value_of_t<E>;
-  tile_for<T, shape_of_t<E>> out(detail::uninitialized_t{});
-  out.assign(e);
+  data_tile<value_of_t<E>, shape_of_t<E>> out(detail::uninitialized_t{});
+  assign(out, e);
   return out;
 }
 
 // The program's coordinates in the launch grid, as in triton.language.
-inline int program_id(int axis, std::source_location loc = std::source_location::current()) {
+inline int program_id(int axis, const std::source_location& loc) {
   auto& ctx = sim::current_context();
   if (axis < 0 || axis > 2)
     sim::raise_at(sim::kind::crash, "tl::program_id: the axis must be 0, 1 or 2", loc);
   return ctx.program[axis];
 }
-inline int num_programs(int axis, std::source_location loc = std::source_location::current()) {
+inline int num_programs(int axis, const std::source_location& loc) {
   auto& ctx = sim::current_context();
   if (axis < 0 || axis > 2)
     sim::raise_at(sim::kind::crash, "tl::num_programs: the axis must be 0, 1 or 2", loc);
   return ctx.grid[axis];
 }
+
+}  // namespace backend
 
 namespace detail {
 
@@ -207,7 +207,7 @@ long long lane_offset(const PE& pe, const pos<S::rank>& p, long long i, const si
     check.add(check.overflow, i, p.c, rel);
     return -1;
   }
-  const long long off = pe.base.offset + rel;
+  const long long off = pe.base.address.offset + rel;
   if (off < 0 || off >= buf.count()) {
     check.add(check.outside, i, p.c, off);
     return -1;
@@ -217,43 +217,33 @@ long long lane_offset(const PE& pe, const pos<S::rank>& p, long long i, const si
 
 }  // namespace detail
 
+namespace backend {
+
 // Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
 // when there is no `other`.
-template <class P, class M = detail::no_mask, class O = detail::no_other>
-auto load(const P& pointers, const M& mask = {}, const O& other = {},
-          std::source_location loc = std::source_location::current()) {
-  static_assert(is_ptr_v<P> || is_ptr_expr_v<P>,
-                "tl::load: the first argument must be a pointer or a pointer tile (ptr + offsets)");
-  constexpr bool has_other = !std::is_same_v<O, detail::no_other>;
-  const auto pe = as_ptr_expr(pointers);
-  using PE = std::remove_cvref_t<decltype(pe)>;
-  using Elem = std::remove_const_t<typename PE::element_type>;
-  using OffShape = typename PE::shape_type;
-  const auto m = detail::mask_operand(mask);
-  const auto o = detail::other_operand<Elem>(other, detail::poison_value<Elem>());
-  using MS = shape_of_t<decltype(m)>;
-  using OS = shape_of_t<decltype(o)>;
-  using S = broadcast_t<OffShape, MS, OS>;
-
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location& loc) {
+  using OS = shape_of_t<OtherE>;
   auto& ctx = sim::current_context();
   ctx.tick(loc);
-  sim::buffer* buf = pe.base.buf;
+  sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
   const Elem* data = static_cast<const Elem*>(buf->data());
   const int me = ctx.linear_program;
 
-  tile_for<Elem, S> out(detail::uninitialized_t{});
+  data_tile<Elem, S> out(detail::uninitialized_t{});
+  auto& values = out.storage;
   sim::access_check check("loads from", *buf, loc, S::rank);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
-    out.value(i) = detail::poison_value<Elem>();
-    out.poisoned(i) = true;
+    values.value(i) = detail::poison_value<Elem>();
+    values.poisoned(i) = true;
     const auto lane = detail::mask_lane<S>(m, p, i, check);
     if (lane == detail::lane_mask::poison) return;
     if (lane == detail::lane_mask::off) {
       ++buf->counters.masked_loads;
       const auto po = broadcast_pos<OS, S>(p);
-      out.value(i) = static_cast<Elem>(o.eval(po));
-      out.poisoned(i) = !has_other || o.poison(po);
+      values.value(i) = static_cast<Elem>(o.eval(po));
+      values.poisoned(i) = !has_other || o.poison(po);
       return;
     }
     const long long off = detail::lane_offset<S>(pe, p, i, *buf, check);
@@ -281,39 +271,20 @@ auto load(const P& pointers, const M& mask = {}, const O& other = {},
     }
     if (shadow.program_reads != 0xffff) ++shadow.program_reads;
     if (shadow.reads != 0xffff) ++shadow.reads;
-    out.value(i) = data[off];
-    out.poisoned(i) = false;
+    values.value(i) = data[off];
+    values.poisoned(i) = false;
   });
   check.raise_if_any();
   return out;
 }
 
 // Stores one element per active lane; masked-off lanes write nothing.
-template <class P, class V, class M = detail::no_mask>
-void store(const P& pointers, const V& values, const M& mask = {},
-           std::source_location loc = std::source_location::current()) {
-  static_assert(is_ptr_v<P> || is_ptr_expr_v<P>,
-                "tl::store: the first argument must be a pointer or a pointer tile (ptr + offsets)");
-  static_assert(is_expr_v<V> || is_scalar_v<V>, "tl::store: the values must be a tile or a number");
-
-  const auto pe = as_ptr_expr(pointers);
-  using PE = std::remove_cvref_t<decltype(pe)>;
-  static_assert(!std::is_const_v<typename PE::element_type>,
-                "tl::store: this pointer points to const data (tl::ptr<const T>), which is "
-                "read-only. Store through the output's tl::ptr<T>.");
-  using Elem = typename PE::element_type;
-  using OffShape = typename PE::shape_type;
-  const auto m = detail::mask_operand(mask);
-  const auto& v = as_operand<V, tile<Elem>>(values);
-  using MS = shape_of_t<decltype(m)>;
-  using VS = shape_of_t<decltype(v)>;
-  using S = broadcast_t<OffShape, MS>;
-  static_assert(broadcasts_to<VS, S>,
-                "tl::store: the values' shape must broadcast to the pointers' shape");
-
+template <class Elem, class S, class PE, class V, class MaskE>
+void store(const PE& pe, const V& v, const MaskE& m, const std::source_location& loc) {
+  using VS = shape_of_t<V>;
   auto& ctx = sim::current_context();
   ctx.tick(loc);
-  sim::buffer* buf = pe.base.buf;
+  sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
   Elem* data = static_cast<Elem*>(buf->data());
   const int me = ctx.linear_program;
@@ -350,42 +321,22 @@ void store(const P& pointers, const V& values, const M& mask = {},
     ++buf->program_stores;
     shadow.writer = me;
     if (shadow.writes != 0xffff) ++shadow.writes;
-    data[off] = static_cast<Elem>(v.eval(pv));
+    data[off] = op::cast_to<Elem>{}(v.eval(pv));
   });
   check.raise_if_any();
 }
 
 // ---------------------------------------------------------------------------------------------
-// Reductions
-
-namespace detail {
-
-template <class S, int Axis, bool Keep, std::size_t... I>
-auto reduced_shape(std::index_sequence<I...>) {
-  if constexpr (Keep)
-    return shape<(static_cast<int>(I) == Axis ? 1 : S::dims[I])...>{};
-  else
-    return shape<S::dims[I < static_cast<std::size_t>(Axis) ? I : I + 1]...>{};
-}
-template <class S, int Axis, bool Keep>
-using reduced_shape_t = decltype(reduced_shape<S, Axis, Keep>(
-    std::make_index_sequence<Keep ? S::rank : S::rank - 1>{}));
-
-// Summing a mask counts its true lanes, as in Triton; max and min of a mask stay masks.
-template <class Op, class T>
-using reduced_value_t =
-    std::conditional_t<std::is_same_v<T, bool> && std::is_same_v<Op, op::add>, int, T>;
+// Reductions: lanes folded in index order with the operation's own arithmetic (tile/lanes.hpp).
 
 template <class Op, int Axis, bool Keep, class E>
-auto reduce_axis(const E& x, const std::source_location& loc) {
-  static_assert(is_expr_v<E>, "tl: reductions take a tile");
+auto reduce(const E& x, const std::source_location& loc) {
   using S = shape_of_t<E>;
-  static_assert(Axis >= 0 && Axis < S::rank, "tl: the reduction axis is out of range for this tile");
   using T = reduced_value_t<Op, value_of_t<E>>;
   using R = reduced_shape_t<S, Axis, Keep>;
   sim::current_context().tick(loc);
-  tile_for<T, R> out(uninitialized_t{});
-  for_each_pos<R>([&](const pos<R::rank>& q, long long i) {
+  data_tile<T, R> out(detail::uninitialized_t{});
+  detail::for_each_pos<R>([&](const pos<R::rank>& q, long long i) {
     pos<S::rank> p{};
     p.slot = -1;
     for (int a = 0, b = 0; a < S::rank; ++a) {
@@ -403,97 +354,63 @@ auto reduce_axis(const E& x, const std::source_location& loc) {
       acc = static_cast<lane_t<T>>(Op{}(acc, x.eval(p)));
       poisoned = poisoned || x.poison(p);
     }
-    out.value(i) = static_cast<T>(acc);
-    out.poisoned(i) = poisoned;
+    out.storage.value(i) = static_cast<T>(acc);
+    out.storage.poisoned(i) = poisoned;
   });
   return out;
 }
 
 template <class Op, class E>
 auto reduce_all(const E& x, const std::source_location& loc) {
-  static_assert(is_expr_v<E>, "tl: reductions take a tile");
   using S = shape_of_t<E>;
   using T = reduced_value_t<Op, value_of_t<E>>;
   sim::current_context().tick(loc);
   lane_t<T> acc{};
   bool poisoned = false;
-  for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
+  detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto v = x.eval(p);
     acc = i == 0 ? v : static_cast<lane_t<T>>(Op{}(acc, v));
     poisoned = poisoned || x.poison(p);
   });
-  tile<T> out(uninitialized_t{});
-  out.value(0) = static_cast<T>(acc);
-  out.poisoned(0) = poisoned;
+  data_tile<T, shape<>> out(detail::uninitialized_t{});
+  out.storage.value(0) = static_cast<T>(acc);
+  out.storage.poisoned(0) = poisoned;
   return out;
 }
 
-}  // namespace detail
-
-#define TL_REDUCTION(name, Op)                                                                   \
-  template <int Axis, class E>                                                                   \
-  auto name(const E& x, std::source_location loc = std::source_location::current()) {            \
-    return detail::reduce_axis<Op, Axis, false>(x, loc);                                         \
-  }                                                                                              \
-  template <int Axis, class E>                                                                   \
-  auto name(const E& x, keep_dims_t, std::source_location loc = std::source_location::current()) \
-  {                                                                                              \
-    return detail::reduce_axis<Op, Axis, true>(x, loc);                                          \
-  }                                                                                              \
-  template <class E>                                                                             \
-    requires is_expr_v<E>                                                                        \
-  auto name(const E& x, std::source_location loc = std::source_location::current()) {            \
-    return detail::reduce_all<Op>(x, loc);                                                       \
-  }
-TL_REDUCTION(sum, op::add)
-TL_REDUCTION(max, op::maximum)
-TL_REDUCTION(min, op::minimum)
-#undef TL_REDUCTION
 
 // ---------------------------------------------------------------------------------------------
 // Matrix product with fp32 accumulation: a [M, K] @ b [K, N] (+ acc [M, N]).
 
-template <class A, class B, class C>
-auto dot(const A& a, const B& b, const C& acc,
-         std::source_location loc = std::source_location::current()) {
-  static_assert(is_expr_v<A> && is_expr_v<B> && is_expr_v<C>, "tl::dot takes tiles");
-  using SA = shape_of_t<A>;
-  using SB = shape_of_t<B>;
-  static_assert(SA::rank == 2 && SB::rank == 2, "tl::dot multiplies 2-D tiles: [M, K] @ [K, N]");
-  constexpr int M = SA::dims[0], K = SA::dims[1], N = SB::dims[1];
-  static_assert(SB::dims[0] == K, "tl::dot: a is [M, K] and b must be [K, N] with the same K");
-  static_assert(M >= 16 && N >= 16 && K >= 16,
-                "tl::dot: every dimension must be at least 16 (the tensor cores' smallest tile)");
-  static_assert(broadcasts_to<shape_of_t<C>, shape<M, N>>, "tl::dot: acc must be [M, N]");
+// Each output lane starts from acc and adds the K products in order of k, in float.
+template <int M, int N, int K, class A, class B, class C>
+auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) {
   sim::current_context().tick(loc);
   // Poison flows per row of a and column of b.
   std::array<bool, M> row_poison{};
   std::array<bool, N> col_poison{};
-  tile<float, M, K> fa(a);
-  tile<float, K, N> fb(b);
+  data_tile<float, shape<M, K>> fa(a);
+  data_tile<float, shape<K, N>> fb(b);
+  const auto& va = fa.storage;
+  const auto& vb = fb.storage;
   for (int i = 0; i < M; ++i)
-    for (int k = 0; k < K; ++k) row_poison[i] = row_poison[i] || fa.poisoned(i * K + k);
+    for (int k = 0; k < K; ++k) row_poison[i] = row_poison[i] || va.poisoned(i * K + k);
   for (int k = 0; k < K; ++k)
-    for (int j = 0; j < N; ++j) col_poison[j] = col_poison[j] || fb.poisoned(k * N + j);
-  tile<float, M, N> out(acc);
+    for (int j = 0; j < N; ++j) col_poison[j] = col_poison[j] || vb.poisoned(k * N + j);
+  data_tile<float, shape<M, N>> out(acc);
+  auto& vo = out.storage;
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
-      float s = out.value(i * N + j);
-      for (int k = 0; k < K; ++k) s += fa.value(i * K + k) * fb.value(k * N + j);
-      out.value(i * N + j) = s;
-      out.poisoned(i * N + j) = out.poisoned(i * N + j) || row_poison[i] || col_poison[j];
+      float s = vo.value(i * N + j);
+      for (int k = 0; k < K; ++k) s += va.value(i * K + k) * vb.value(k * N + j);
+      vo.value(i * N + j) = s;
+      vo.poisoned(i * N + j) = vo.poisoned(i * N + j) || row_poison[i] || col_poison[j];
     }
   }
   return out;
 }
 
-template <class A, class B>
-auto dot(const A& a, const B& b, std::source_location loc = std::source_location::current()) {
-  using SA = shape_of_t<A>;
-  using SB = shape_of_t<B>;
-  static_assert(SA::rank == 2 && SB::rank == 2, "tl::dot multiplies 2-D tiles: [M, K] @ [K, N]");
-  return dot(a, b, zeros<float, SA::dims[0], SB::dims[1]>(), loc);
-}
+}  // namespace backend
 
 }  // namespace TL_ABI
 }  // namespace tl

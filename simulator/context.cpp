@@ -1,5 +1,7 @@
 #include "simulator/context.hpp"
 
+#include "tile/lanes.hpp"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -48,6 +50,32 @@ std::string source_string(const std::source_location& loc) {
 #endif
   return file + ":" + std::to_string(loc.line());
 }
+
+}  // namespace tl::sim
+
+namespace tl::cpu {
+
+void int32_overflow(long long value, const char* what) {
+  sim::raise_at(sim::kind::index_overflow,
+                "an integer lane holds " + std::to_string(value) + ", outside int32, and is used by " +
+                    what + ". Triton and the GPU compute integer tiles in 32 bits, where this value "
+                    "wrapped around; compute it in smaller pieces.",
+                sim::current_context().last_op);
+}
+
+void float_to_int32_overflow(double value) {
+  std::ostringstream v;
+  v << value;
+  sim::raise_at(sim::kind::index_overflow,
+                "tl::cast converts a float lane holding " + v.str() +
+                    " to an integer type, which holds only int32 values (the GPU would saturate "
+                    "it, C++ leaves it undefined). Clamp the value first, or keep it a float.",
+                sim::current_context().last_op);
+}
+
+}  // namespace tl::cpu
+
+namespace tl::sim {
 
 void context::tick(const std::source_location& loc) {
   last_op = loc;

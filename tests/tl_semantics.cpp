@@ -40,8 +40,8 @@ auto snap(const E& e) {
   using T = tl::value_of_t<E>;
   snapshot<T> s;
   for (long long i = 0; i < tl::shape_of_t<E>::size; ++i) {
-    s.values.push_back(t.value(i));
-    s.poison.push_back(t.poisoned(i));
+    s.values.push_back(t.storage.value(i));
+    s.poison.push_back(t.storage.poisoned(i));
   }
   return s;
 }

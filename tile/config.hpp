@@ -9,9 +9,11 @@
 #if defined(__CUDACC__)
 #define TL_BACKEND_GPU 1
 #define TL_ABI gpu
-// Kernels run on the device only: the host never executes a program under nvcc.
+// Kernels run on the device only: the host never executes a program under nvcc. So does the
+// whole language: a `__host__ __device__` function that reaches a device-only operation is
+// rejected by nvcc when a kernel's expressions do not depend on its template parameters.
 #define TL_KERNEL __device__
-#define TL_FN __host__ __device__ inline
+#define TL_FN __device__ inline
 #define TL_UNROLL _Pragma("unroll")
 #else
 #define TL_BACKEND_CPU 1

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "tile/lanes.hpp"
 #include "tile/shape.hpp"
 
 namespace tl {
@@ -243,7 +244,7 @@ struct cast_expr : expr_base<cast_expr<T, A>> {
   A a;
   TL_FN explicit cast_expr(const a_type& x) : a(x) {}
   TL_FN lane_t<T> eval(const pos<shape_type::rank>& p) const {
-    return static_cast<lane_t<T>>(static_cast<T>(a.eval(p)));
+    return static_cast<lane_t<T>>(op::cast_to<T>{}(a.eval(p)));
   }
   TL_FN bool poison(const pos<shape_type::rank>& p) const {
     if constexpr (may_poison) return a.poison(p);
@@ -272,7 +273,7 @@ struct expand_expr : expr_base<expand_expr<Axis, A>> {
   TL_FN explicit expand_expr(const a_type& x) : a(x) {}
   TL_FN pos<a_shape::rank> inner(const pos<shape_type::rank>& p) const {
     pos<a_shape::rank> q{};
-    q.slot = -1;
+    q.slot = p.slot;
     for (int i = 0, j = 0; i < shape_type::rank; ++i)
       if (i != Axis) q.c[j++] = p.c[i];
     return q;
@@ -283,118 +284,6 @@ struct expand_expr : expr_base<expand_expr<Axis, A>> {
     return false;
   }
 };
-
-// ---------------------------------------------------------------------------------------------
-// Operations on lanes
-
-namespace op {
-
-struct no_poison {
-  template <class T>
-  static constexpr bool may_poison = false;
-};
-
-#define TL_BINARY_OP(name, expr)                      \
-  struct name : no_poison {                           \
-    template <class A, class B>                       \
-    TL_FN constexpr auto operator()(A a, B b) const { \
-      return expr;                                    \
-    }                                                 \
-  };
-TL_BINARY_OP(add, a + b)
-TL_BINARY_OP(sub, a - b)
-TL_BINARY_OP(mul, a * b)
-TL_BINARY_OP(less, a < b)
-TL_BINARY_OP(less_equal, a <= b)
-TL_BINARY_OP(greater, a > b)
-TL_BINARY_OP(greater_equal, a >= b)
-TL_BINARY_OP(equal, a == b)
-TL_BINARY_OP(not_equal, a != b)
-TL_BINARY_OP(maximum, a < b ? b : a)
-TL_BINARY_OP(minimum, b < a ? b : a)
-#undef TL_BINARY_OP
-
-// Masks combine as booleans; integers combine bitwise.
-struct bit_and : no_poison {
-  template <class A, class B>
-  TL_FN constexpr auto operator()(A a, B b) const {
-    if constexpr (std::is_same_v<A, bool> && std::is_same_v<B, bool>) return a && b;
-    else return a & b;
-  }
-};
-struct bit_or : no_poison {
-  template <class A, class B>
-  TL_FN constexpr auto operator()(A a, B b) const {
-    if constexpr (std::is_same_v<A, bool> && std::is_same_v<B, bool>) return a || b;
-    else return a | b;
-  }
-};
-struct bit_not {
-  template <class A>
-  TL_FN constexpr auto operator()(A a) const {
-    if constexpr (std::is_same_v<A, bool>) return !a;
-    else return ~a;
-  }
-};
-
-// Integer division by zero gives poison (and no trap); floats follow IEEE.
-struct div {
-  template <class T>
-  static constexpr bool may_poison = std::is_integral_v<T>;
-  template <class B>
-  TL_FN static constexpr bool poisons(B b) {
-    return std::is_integral_v<B> && b == B(0);
-  }
-  template <class A, class B>
-  TL_FN constexpr auto operator()(A a, B b) const {
-    if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) return b == B(0) ? A(0) * b : a / b;
-    else return a / b;
-  }
-};
-struct mod {
-  template <class T>
-  static constexpr bool may_poison = std::is_integral_v<T>;
-  template <class B>
-  TL_FN static constexpr bool poisons(B b) {
-    return b == B(0);
-  }
-  template <class A, class B>
-  TL_FN constexpr auto operator()(A a, B b) const {
-    if constexpr (std::is_integral_v<A> && std::is_integral_v<B>) return b == B(0) ? A(0) * b : a % b;
-    else return std::fmod(a, b);
-  }
-};
-
-struct negate {
-  template <class A>
-  TL_FN constexpr auto operator()(A a) const { return -a; }
-};
-
-#define TL_FLOAT_FN(name, fexpr, dexpr)                         \
-  struct name {                                                 \
-    template <class A>                                          \
-    TL_FN auto operator()(A a) const {                          \
-      if constexpr (std::is_same_v<A, double>) return dexpr;    \
-      else return fexpr;                                        \
-    }                                                           \
-  };
-TL_FLOAT_FN(exp, ::expf(static_cast<float>(a)), ::exp(a))
-TL_FLOAT_FN(exp2, ::exp2f(static_cast<float>(a)), ::exp2(a))
-TL_FLOAT_FN(log, ::logf(static_cast<float>(a)), ::log(a))
-TL_FLOAT_FN(log2, ::log2f(static_cast<float>(a)), ::log2(a))
-TL_FLOAT_FN(sqrt, ::sqrtf(static_cast<float>(a)), ::sqrt(a))
-TL_FLOAT_FN(sin, ::sinf(static_cast<float>(a)), ::sin(a))
-TL_FLOAT_FN(cos, ::cosf(static_cast<float>(a)), ::cos(a))
-#undef TL_FLOAT_FN
-
-struct abs {
-  template <class A>
-  TL_FN auto operator()(A a) const {
-    return a < A(0) ? -a : a;
-  }
-};
-
-}  // namespace op
 
 // ---------------------------------------------------------------------------------------------
 // Building nodes: lazy when every operand is lazy, evaluated at once when any operand is data.

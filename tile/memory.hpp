@@ -1,5 +1,5 @@
-// The backend-neutral half of memory access: pointer arithmetic, the data tile type each backend
-// defines, and load/store's optional mask and `other` as expressions.
+// The backend-neutral half of memory access: the pointer a kernel receives, pointer arithmetic,
+// and load/store's optional mask and `other` as expressions.
 #pragma once
 
 #include <type_traits>
@@ -9,7 +9,27 @@
 namespace tl {
 inline namespace TL_ABI {
 
-// A pointer advanced by an integer number of elements. A backend pointer provides advance().
+namespace backend {
+// Each backend defines what a pointer holds: the simulator a checked buffer and an offset, the
+// GPU a device address.
+template <class T>
+struct address_of;
+}  // namespace backend
+
+// A pointer to the elements of one tensor, as a kernel receives it: tl::ptr<const float> for an
+// input, tl::ptr<float> for an output.
+template <class T>
+struct ptr {
+  using element_type = T;
+  typename backend::address_of<T>::type address;
+
+  TL_FN void advance(long long elements) { backend::address_of<T>::advance(address, elements); }
+};
+
+template <class T>
+struct is_ptr<ptr<T>> : std::true_type {};
+
+// A pointer advanced by an integer number of elements.
 template <class P, class I>
   requires is_ptr_v<P> && std::is_integral_v<I>
 TL_FN P operator+(P p, I k) {
@@ -29,18 +49,14 @@ TL_FN P operator-(P p, I k) {
   return p;
 }
 
-// The data tile: each backend defines it.
-template <class T, int... Dims>
-class tile;
+namespace detail {
+// Tag for a data tile whose storage the caller fills.
+struct uninitialized_t {};
+}  // namespace detail
 
-template <class T, class S>
-struct tile_for_shape;
-template <class T, int... D>
-struct tile_for_shape<T, shape<D...>> {
-  using type = tile<T, D...>;
-};
-template <class T, class S>
-using tile_for = typename tile_for_shape<T, S>::type;
+// The data tile: declared once in tile/tile.hpp, its storage defined by each backend.
+template <class T, class S, class Layout>
+class basic_tile;
 
 namespace detail {
 
@@ -61,8 +77,12 @@ template <class Elem, class O>
 TL_FN auto other_operand(const O& other, Elem missing) {
   static_assert(std::is_same_v<O, no_other> || is_expr_v<O> || is_scalar_v<O>,
                 "tl::load: `other` must be a number or a tile");
-  if constexpr (std::is_same_v<O, no_other>) return scalar_expr<Elem>(missing);
-  else return operand_t<O, tile<Elem>>(as_operand<O, tile<Elem>>(other));
+  if constexpr (std::is_same_v<O, no_other>) {
+    return scalar_expr<Elem>(missing);
+  } else {
+    using weakly_typed_as = full_expr<Elem, shape<>>;
+    return operand_t<O, weakly_typed_as>(as_operand<O, weakly_typed_as>(other));
+  }
 }
 
 }  // namespace detail

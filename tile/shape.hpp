@@ -119,13 +119,29 @@ inline constexpr bool broadcasts_to = [] {
   return true;
 }();
 
-// The position of one element of a tile: its coordinates, and on the GPU the register slot that
-// holds it in the owning thread (-1 once a broadcast has moved to another shape).
+// The position of one element of a tile: its coordinates, and on the GPU the register slot of
+// the element being computed in the tile that an evaluation fills (the same slot all the way down
+// an expression; each data tile in it maps that slot to its own register). -1 on the CPU.
 template <int Rank>
 struct pos {
   int c[Rank > 0 ? Rank : 1];
   int slot;
 };
+
+namespace detail {
+template <class S, int Axis, bool Keep, std::size_t... I>
+auto reduced_shape(std::index_sequence<I...>) {
+  if constexpr (Keep)
+    return shape<(static_cast<int>(I) == Axis ? 1 : S::dims[I])...>{};
+  else
+    return shape<S::dims[I < static_cast<std::size_t>(Axis) ? I : I + 1]...>{};
+}
+}  // namespace detail
+
+// The shape of a reduction's result along Axis, with the axis kept (size 1) or removed.
+template <class S, int Axis, bool Keep>
+using reduced_shape_t = decltype(detail::reduced_shape<S, Axis, Keep>(
+    std::make_index_sequence<Keep ? S::rank : (S::rank > 0 ? S::rank - 1 : 0)>{}));
 
 // Position of the element of Child (a shape that broadcasts to Parent) that feeds Parent's element.
 template <class Child, class Parent>
@@ -134,7 +150,7 @@ TL_FN pos<Child::rank> broadcast_pos(const pos<Parent::rank>& p) {
     return p;
   } else {
     pos<Child::rank> q{};
-    q.slot = -1;
+    q.slot = p.slot;
     for (int i = 0; i < Child::rank; ++i)
       q.c[i] = Child::dim(i) == 1 ? 0 : p.c[i + Parent::rank - Child::rank];
     return q;

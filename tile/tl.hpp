@@ -1,9 +1,15 @@
 // The one header a kernel includes: the `tl` tile language with the backend of this compiler
 // (the CPU simulator under g++, CUDA under nvcc).
+//
+// The front (tile/) declares every name a kernel sees, once: shapes and broadcasting, lazy
+// expressions and what each lane computes, pointers, the data tile and the operations. A backend
+// supplies only storage and the hooks listed at the top of tile/ops.hpp.
 #pragma once
 
 #include "tile/config.hpp"
 #include "tile/expr.hpp"
+#include "tile/lanes.hpp"
+#include "tile/memory.hpp"
 #include "tile/shape.hpp"
 
 #if TL_BACKEND_CPU
@@ -11,3 +17,6 @@
 #else
 #include "cuda/backend.cuh"
 #endif
+
+#include "tile/ops.hpp"
+#include "tile/tile.hpp"

@@ -1,0 +1,112 @@
+// One kernel that uses every operation of docs/tl.md, so that the whole public API compiles on
+// both backends (tests/every_op.cpp runs it in the simulator; tests/compile/every_op.cu builds it
+// with nvcc; the GPU parity test runs it on the GPU and compares). Each section writes its own
+// slice of z, so a missing or wrong operation shows up as a wrong slice.
+//
+// TL_EVERY_OP_WITHOUT_DOT leaves out tl::dot (not on the GPU yet); TL_EVERY_OP_ELEMENTWISE_ONLY
+// also leaves out reductions and broadcasting data tiles, for a GPU backend without layouts.
+#pragma once
+
+#include <cmath>
+
+#include "tile/tl.hpp"
+
+namespace test_kernels {
+
+// x holds B0 * B1 floats in [-2, 2); z holds EveryOp<B0, B1>::outputs floats.
+template <int B0, int B1>
+struct EveryOp {
+  static constexpr int num_warps = 4;
+  static constexpr int slices = 16;
+  static constexpr int outputs = slices * B0 * B1 + 1;
+
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int n) const {
+    // Creation, program ids, cdiv.
+    const int program = tl::program_id(0) + tl::num_programs(0) - 1;  // 0 in a 1-program launch
+    auto rows = program * B0 + tl::arange<B0>();
+    auto cols = tl::arange<B1>();
+    auto offs = rows.col() * B1 + cols.row();                 // [B0, B1]
+    auto in_range = offs < n;
+    int blocks = tl::cdiv(n, B1);
+
+    // Loads: pointer tile, mask, other; a single pointer; pointer arithmetic both ways.
+    auto block = tl::load(x + offs, in_range, 0.0f);          // [B0, B1] data
+    auto row0 = tl::load(((x + 1) - 1) + cols);               // [B1] data, no mask
+    float x0 = tl::load(x);                                   // rank 0 -> scalar
+    auto shifted = tl::load(1 + (cols + x) - 1, cols < n, -1.0f);
+
+    auto slice = [&](int s) { return z + s * B0 * B1 + offs; };
+
+    // Elementwise operators, weak scalars, broadcasting of data and lazy tiles.
+#if !defined(TL_EVERY_OP_ELEMENTWISE_ONLY)
+    tl::store(slice(0), block + row0.row() * 0.5f - x0 + blocks, in_range);
+#endif
+    tl::store(slice(1), -block * 2 / 3.0f, in_range);
+    tl::store(slice(2), tl::where(block > 0.0f, block, 0.0f) + tl::cast<float>(offs % 3), in_range);
+    tl::store(slice(3), tl::cast<float>((block >= 0.0f) & (offs <= 20) | (offs == 7) |
+                                         (offs != offs) | !(block < -1.0f) | ~(block <= 1.5f)),
+              in_range);
+    // Integer division and remainder truncate toward zero.
+    tl::store(slice(4), tl::cast<float>((offs - 9) / 4 * 10 + (offs - 9) % 4), in_range);
+    // maximum / minimum, with a data tile, a lazy tile and scalars.
+#if !defined(TL_EVERY_OP_ELEMENTWISE_ONLY)
+    tl::store(slice(5), tl::maximum(block, -0.5f) + tl::minimum(0.25f, block) +
+                            tl::maximum(shifted.row(), block), in_range);
+#endif
+    // Math functions.
+    tl::store(slice(6), tl::exp(block) + tl::exp2(block) - tl::abs(block), in_range);
+    tl::store(slice(7), tl::log(tl::abs(block) + 1.0f) + tl::log2(block * block + 2.0f) +
+                            tl::sqrt(tl::abs(block)) + tl::sin(block) + tl::cos(block),
+              in_range);
+
+#if !defined(TL_EVERY_OP_ELEMENTWISE_ONLY)
+    // Reductions along each axis, with keep_dims, over everything; rank-0 tiles as scalars.
+    auto row_max = tl::max<1>(block);                         // [B0]
+    auto col_sum = tl::sum<0>(block);                         // [B1]
+    auto row_min = tl::min<1>(block, tl::keep_dims);          // [B0, 1]
+    tl::tile<float> total = tl::sum(block);
+    float largest = tl::max(block);
+    float smallest = tl::min(row0);
+    int count = tl::sum(block > 0.0f);
+    tl::store(slice(8), block - row_max.col() + col_sum.row() - row_min, in_range);
+    tl::store(slice(9), total + largest * smallest + count + tl::sum<0>(tl::max<1>(block)),
+              in_range);
+    tl::store(slice(10), tl::expand_dims<1>(tl::sum<1>(block > 0.0f)) + tl::expand_dims<0>(cols),
+              in_range);
+
+    // Declared tiles: construction, assignment, compound assignment, default construction.
+    tl::tile<float, B0> running = tl::full<B0>(-INFINITY);
+    tl::tile<float, B0, B1> acc = 0.0f;
+    tl::tile<int, B1> counts = tl::zeros<int, B1>();
+    tl::tile<float, B0> unset;
+    unset = 1.0f;
+    for (int k = 0; k < 3; ++k) {
+      running = tl::maximum(running, tl::max<1>(block * k));
+      acc += block;
+      acc -= 0.5f;
+      acc *= 2.0f;
+      acc /= 2.0f;
+      counts = counts + tl::cast<int>(row0 > 0.0f);
+    }
+    tl::store(slice(11), acc + running.col() + unset.col(), in_range);
+    tl::store(slice(12), tl::cast<float>(counts).row() + tl::full<B0, B1>(1.0f), in_range);
+#endif
+
+    // Stores: a scalar value, a single pointer, no mask; load with a data mask and `other`.
+    tl::store(slice(13), 3.0f, in_range);
+    tl::store(z + slices * B0 * B1, 5.0f);
+    auto again = tl::load(x + offs, block > 0.0f, block);
+    tl::store(slice(14), again, in_range);
+#if !defined(TL_EVERY_OP_WITHOUT_DOT) && !defined(TL_EVERY_OP_ELEMENTWISE_ONLY)
+    // dot with and without an accumulator (only where the backend has it).
+    auto a = tl::load(x + tl::arange<16>().col() * 0 + tl::arange<16>().row(),
+                      tl::arange<16>().row() < n, 0.0f);
+    auto prod = tl::dot(a, a, tl::zeros<float, 16, 16>()) + tl::dot(a, a);
+    tl::store(slice(15), tl::sum(prod) * 0.0f + 1.0f, in_range);
+#else
+    tl::store(slice(15), 1.0f, in_range);
+#endif
+  }
+};
+
+}  // namespace test_kernels

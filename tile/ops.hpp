@@ -1,0 +1,161 @@
+// The operations of `tl` that need a backend, declared once: each checks its arguments here
+// (the static_asserts a learner sees, the same on both backends), takes the kernel's source line
+// by default, and forwards to the backend's hook of the same name in `tl::backend`.
+//
+// A backend provides (simulator/backend.hpp, cuda/backend.cuh):
+//   address_of<T>                    what a tl::ptr<T> holds, and how it advances
+//   storage<T, S, Layout>            a data tile's values; declared_layout<S>; tracks_poison
+//   leave_unset, fill, assign        a tile's constructors
+//   lane_value, lane_poison          one lane of a data tile inside an expression
+//   scalar_value                     a rank-0 tile as a scalar
+//   materialize(e)                   an expression evaluated into a data tile
+//   program_id, num_programs
+//   load<Elem, S>, store<Elem, S>    with the mask and `other` already expressions, S the shape
+//   reduce<Op, Axis, Keep>, reduce_all<Op>
+//   dot<M, N, K>
+//   no_other_value<Elem>()           what a masked-off lane of a load without `other` holds
+#pragma once
+
+#include <source_location>
+#include <type_traits>
+#include <utility>
+
+#include "tile/expr.hpp"
+#include "tile/memory.hpp"
+#include "tile/tile.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+
+// Evaluates an expression into a data tile of its own shape and type (expression nodes that
+// touch a data tile call it; see tile/expr.hpp).
+template <class E>
+TL_FN auto materialize(const E& e) {
+  static_assert(is_expr_v<E>, "tl::materialize takes a tile expression");
+  return backend::materialize(e);
+}
+
+// The program's coordinates in the launch grid, as in triton.language.
+TL_FN int program_id(int axis, std::source_location loc = std::source_location::current()) {
+  return backend::program_id(axis, loc);
+}
+TL_FN int num_programs(int axis, std::source_location loc = std::source_location::current()) {
+  return backend::num_programs(axis, loc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// load and store
+
+// Loads one element per active lane. A masked-off lane is never read: it holds `other`, or
+// poison when there is no `other`.
+template <class P, class M = detail::no_mask, class O = detail::no_other>
+TL_FN auto load(const P& pointers, const M& mask = {}, const O& other = {},
+                std::source_location loc = std::source_location::current()) {
+  static_assert(is_ptr_v<P> || is_ptr_expr_v<P>,
+                "tl::load: the first argument must be a pointer or a pointer tile (ptr + offsets)");
+  const auto pe = as_ptr_expr(pointers);
+  using PE = std::remove_cvref_t<decltype(pe)>;
+  using Elem = std::remove_const_t<typename PE::element_type>;
+  const auto m = detail::mask_operand(mask);
+  const auto o = detail::other_operand<Elem>(other, backend::no_other_value<Elem>());
+  using MaskE = std::remove_cvref_t<decltype(m)>;
+  static_assert(std::is_same_v<value_of_t<MaskE>, bool>,
+                "tl::load/tl::store: the mask must be a bool tile, such as offsets < N");
+  using S = broadcast_t<typename PE::shape_type, shape_of_t<MaskE>, shape_of_t<decltype(o)>>;
+  constexpr bool has_other = !std::is_same_v<O, detail::no_other>;
+  return backend::template load<Elem, S, has_other>(pe, m, o, loc);
+}
+
+// Stores one element per active lane; a masked-off lane writes nothing.
+template <class P, class V, class M = detail::no_mask>
+TL_FN void store(const P& pointers, const V& values, const M& mask = {},
+                 std::source_location loc = std::source_location::current()) {
+  static_assert(is_ptr_v<P> || is_ptr_expr_v<P>,
+                "tl::store: the first argument must be a pointer or a pointer tile (ptr + offsets)");
+  static_assert(is_expr_v<V> || is_scalar_v<V>, "tl::store: the values must be a tile or a number");
+  const auto pe = as_ptr_expr(pointers);
+  using PE = std::remove_cvref_t<decltype(pe)>;
+  static_assert(!std::is_const_v<typename PE::element_type>,
+                "tl::store: this pointer points to const data (tl::ptr<const T>), which is "
+                "read-only. Store through the output's tl::ptr<T>.");
+  using Elem = std::remove_const_t<typename PE::element_type>;
+  const auto m = detail::mask_operand(mask);
+  using MaskE = std::remove_cvref_t<decltype(m)>;
+  static_assert(std::is_same_v<value_of_t<MaskE>, bool>,
+                "tl::load/tl::store: the mask must be a bool tile, such as offsets < N");
+  const auto& v = as_operand<V, full_expr<Elem, shape<>>>(values);
+  using S = broadcast_t<typename PE::shape_type, shape_of_t<MaskE>>;
+  static_assert(broadcasts_to<shape_of_t<decltype(v)>, S>,
+                "tl::store: the values' shape must broadcast to the pointers' shape");
+  backend::template store<Elem, S>(pe, v, m, loc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reductions: tl::sum<1>(x), tl::max<1>(x, tl::keep_dims), tl::sum(x)
+
+namespace detail {
+
+template <class E, int Axis>
+constexpr bool check_reduction() {
+  static_assert(is_expr_v<E>, "tl: reductions take a tile");
+  if constexpr (is_expr_v<E>) {
+    static_assert(Axis >= 0 && Axis < shape_of_t<E>::rank,
+                  "tl: the reduction axis is out of range for this tile");
+    return Axis >= 0 && Axis < shape_of_t<E>::rank;
+  }
+  return false;
+}
+
+}  // namespace detail
+
+#define TL_REDUCTION(name, Op)                                                                 \
+  template <int Axis, class E>                                                                 \
+  TL_FN auto name(const E& x, std::source_location loc = std::source_location::current()) {    \
+    if constexpr (detail::check_reduction<E, Axis>())                                          \
+      return backend::template reduce<Op, Axis, false>(x, loc);                                \
+  }                                                                                            \
+  template <int Axis, class E>                                                                 \
+  TL_FN auto name(const E& x, keep_dims_t,                                                     \
+                  std::source_location loc = std::source_location::current()) {                \
+    if constexpr (detail::check_reduction<E, Axis>())                                          \
+      return backend::template reduce<Op, Axis, true>(x, loc);                                 \
+  }                                                                                            \
+  template <class E>                                                                           \
+    requires is_expr_v<E>                                                                      \
+  TL_FN auto name(const E& x, std::source_location loc = std::source_location::current()) {    \
+    return backend::template reduce_all<Op>(x, loc);                                           \
+  }
+TL_REDUCTION(sum, op::add)
+TL_REDUCTION(max, op::maximum)
+TL_REDUCTION(min, op::minimum)
+#undef TL_REDUCTION
+
+// ---------------------------------------------------------------------------------------------
+// Matrix product with fp32 accumulation: a [M, K] @ b [K, N] (+ acc [M, N]).
+
+template <class A, class B, class C>
+TL_FN auto dot(const A& a, const B& b, const C& acc,
+               std::source_location loc = std::source_location::current()) {
+  static_assert(is_expr_v<A> && is_expr_v<B> && is_expr_v<C>, "tl::dot takes tiles");
+  using SA = shape_of_t<A>;
+  using SB = shape_of_t<B>;
+  static_assert(SA::rank == 2 && SB::rank == 2, "tl::dot multiplies 2-D tiles: [M, K] @ [K, N]");
+  constexpr int M = SA::dim(0), K = SA::dim(1), N = SB::dim(SB::rank - 1);
+  static_assert(SB::dim(0) == K, "tl::dot: a is [M, K] and b must be [K, N] with the same K");
+  static_assert(M >= 16 && N >= 16 && K >= 16,
+                "tl::dot: every dimension must be at least 16 (the tensor cores' smallest tile)");
+  static_assert(broadcasts_to<shape_of_t<C>, shape<M, N>>, "tl::dot: acc must be [M, N]");
+  return backend::template dot<M, N, K>(a, b, acc, loc);
+}
+
+template <class A, class B>
+TL_FN auto dot(const A& a, const B& b, std::source_location loc = std::source_location::current()) {
+  static_assert(is_expr_v<A> && is_expr_v<B>, "tl::dot takes tiles");
+  using SA = shape_of_t<A>;
+  using SB = shape_of_t<B>;
+  static_assert(SA::rank == 2 && SB::rank == 2, "tl::dot multiplies 2-D tiles: [M, K] @ [K, N]");
+  return dot(a, b, zeros<float, SA::dim(0), SB::dim(SB::rank - 1)>(), loc);
+}
+
+}  // namespace TL_ABI
+}  // namespace tl
