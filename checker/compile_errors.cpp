@@ -260,9 +260,61 @@ std::string shorten_templates(const std::string& s, int depth_limit = 1) {
   return out;
 }
 
+// The index of the '>' that closes the '<' at `open`, or npos.
+std::size_t closing_bracket(const std::string& s, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < s.size(); ++i) {
+    if (s[i] == '<') ++depth;
+    if (s[i] == '>' && --depth == 0) return i;
+  }
+  return std::string::npos;
+}
+
+// The top-level template arguments in s[open + 1, close).
+std::vector<std::string> template_arguments(const std::string& s, std::size_t open,
+                                            std::size_t close) {
+  std::vector<std::string> args(1);
+  int depth = 0;
+  for (std::size_t i = open + 1; i < close; ++i) {
+    const char c = s[i];
+    if (c == '<' || c == '(') ++depth;
+    if (c == '>' || c == ')') --depth;
+    if (c == ',' && depth == 0) {
+      args.emplace_back();
+      continue;
+    }
+    if (!(c == ' ' && args.back().empty())) args.back() += c;
+  }
+  for (auto& a : args)
+    while (!a.empty() && a.back() == ' ') a.pop_back();
+  return args;
+}
+
+// A data tile as the learner writes it: "basic_tile<float, tl::shape<4, 64>, tl::layouts::flat>"
+// becomes "tile<float, 4, 64>" (the layout is the backend's business).
+std::string learner_tile_types(std::string m) {
+  for (std::size_t at = m.find("basic_tile<"); at != std::string::npos;
+       at = m.find("basic_tile<", at + 1)) {
+    const std::size_t open = at + 10;
+    const std::size_t close = closing_bracket(m, open);
+    if (close == std::string::npos) break;
+    const auto args = template_arguments(m, open, close);
+    if (args.size() < 2) continue;
+    const std::size_t shape_open = args[1].find("shape<");
+    if (shape_open == std::string::npos) continue;
+    const std::size_t dims_open = shape_open + 5;
+    const std::size_t dims_close = closing_bracket(args[1], dims_open);
+    if (dims_close == std::string::npos) continue;
+    std::string dims = args[1].substr(dims_open + 1, dims_close - dims_open - 1);
+    m.replace(at, close - at + 1, "tile<" + args[0] + (dims.empty() ? "" : ", " + dims) + ">");
+  }
+  return m;
+}
+
 std::string clean_message(std::string m) {
   m = replace_all(m, "tl::cpu::", "tl::");
   m = replace_all(m, "tl::gpu::", "tl::");
+  m = learner_tile_types(m);
   bool static_assertion = false;
   for (const char* prefix : {"static assertion failed: ", "static_assert failed: "})
     if (m.rfind(prefix, 0) == 0) {

@@ -203,3 +203,34 @@ TEST_CASE("Output that is not a compiler's error list is shown as it is, shortly
   CHECK(line_count(r.message) <= 13);
   CHECK_THAT(r.message, Catch::EndsWith("build/modules/vector_add.stub.log"));
 }
+
+TEST_CASE("Data tiles are named as the learner declares them, not as the backend spells them",
+          "[compile-errors]") {
+  // g++ names a tile tl::basic_tile<float, tl::shape<1, 32>, tl::layouts::flat>.
+  SECTION("std::max on a loaded tile") {
+    const auto r = report_for("long_softmax_2loop_std_max_on_a_loaded_tile.log",
+                              "long_softmax_2loop.hpp");
+    check_shape(r, "student/long_softmax_2loop.hpp");
+    CHECK_THAT(r.message, Catch::Contains("student/long_softmax_2loop.hpp:22: no matching function "
+                                          "for call to 'max(tl::tile<float, 1, 32>&, float)'"));
+    CHECK_THAT(r.message, Catch::Contains("with B0=1, B1=32 and B0=4, B1=64"));
+    CHECK_THAT(r.message, Catch::Contains("tl::maximum(a, b)"));
+    CHECK_THAT(r.message, !Catch::Contains("basic_tile"));
+  }
+  SECTION("if on a comparison of tiles") {
+    const auto r = report_for("flash_attention_simple_if_on_a_comparison.log",
+                              "flash_attention_simple.hpp");
+    check_shape(r, "student/flash_attention_simple.hpp");
+    CHECK_THAT(r.message, Catch::Contains("from 'tl::tile<bool, 1>' to 'bool'"));
+    CHECK_THAT(r.message, Catch::Contains("tl::where(condition, a, b)"));
+    CHECK_THAT(r.message, !Catch::Contains("basic_tile"));
+  }
+  SECTION("printing the accumulator") {
+    const auto r = report_for("matmul_print_accumulator.log", "matmul.hpp");
+    check_shape(r, "student/matmul.hpp");
+    CHECK_THAT(r.message, Catch::Contains("student/matmul.hpp:22: no match for 'operator<<' (operand "
+                                          "types are 'std::ostream' and 'tl::tile<float, 16, 16>')"));
+    CHECK_THAT(r.message, Catch::Contains("with B0=16, B1=16, B_MID=16 and B0=32, B1=16, B_MID=32"));
+    CHECK_THAT(r.message, Catch::Contains("a tile cannot be printed"));
+  }
+}
