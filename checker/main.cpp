@@ -150,9 +150,10 @@ int run_check(const check_args& args) {
   std::vector<tp::isolated_report> reports;
   for (std::size_t i = 0; i < chosen.size(); ++i) {
     const tp::puzzle_spec* p = chosen[i];
-    auto r = built[i]                ? unchecked(*p, options, *built[i])
-             : args.isolate ? tp::check_isolated(*p, options, args.timeout)
-                            : tp::summarize(tp::check_puzzle(*p, options));
+    tp::isolated_report r;
+    if (built[i]) r = unchecked(*p, options, *built[i]);
+    else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout);
+    else r = tp::summarize(tp::check_puzzle(*p, options));
     if (!args.json) {
       std::printf("%s\n", r.line.c_str());
       std::fflush(stdout);
