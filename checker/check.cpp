@@ -191,6 +191,7 @@ bool stores_in_some_case(const kernel_entry& kernel, sim_launcher launcher,
   tl::sim::launch_options launch;
   launch.op_budget = options.op_budget;
   for (std::size_t c = 0; c < cases.size(); ++c) {
+    if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
     auto tensors = cases[c].tensors;
     if (options.on_case)
       options.on_case("case " + case_label(spec, spec.cases[c], kernel.blocks,
@@ -296,6 +297,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
   for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
     const kernel_entry& kernel = spec.kernels[k];
     for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+      if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
       for (auto order : options.orders) {
         report.sizes = spec.cases[c];
         report.blocks = kernel.blocks;
@@ -344,6 +346,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         const kernel_entry& kernel = spec.kernels[k];
         const auto launcher = reinterpret_cast<gpu::launcher>(gpu_launchers[k]);
         for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+          if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
           report.sizes = spec.cases[c];
           report.blocks = kernel.blocks;
           report.order.clear();

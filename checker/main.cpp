@@ -67,6 +67,8 @@ int run_show(const std::string& name) {
       std::printf("%s%s=%d", i ? ", " : "", p->size_names[i].c_str(), c[i]);
     std::printf(")");
   }
+  if (!p->case_fits_rule.empty())
+    std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
   std::printf("\ntolerance: rtol %g, atol %g\n", p->rtol, p->atol);
   for (const auto& b : p->budgets) std::printf("budget: %s\n", b.description.c_str());
   return exit_pass;

@@ -62,6 +62,10 @@ struct puzzle_spec {
   std::vector<std::string> size_names;   // the kernel's int parameters, in order
   std::vector<std::string> block_names;  // the kernel template's parameters, in order
   std::vector<std::vector<int>> cases;   // size values, one vector per case
+  // Which block sets a case runs with, for puzzles whose sizes are tied to the blocks (one
+  // program that covers the whole input: N0 == B0). Unset: every case runs with every block set.
+  std::function<bool(const std::vector<int>& sizes, const std::vector<int>& blocks)> case_fits;
+  std::string case_fits_rule;  // the rule in words, for `show`: "N0 = B0"
   std::vector<tensor_spec> tensors;      // the kernel's pointer parameters, in order
   std::function<std::array<int, 3>(const std::vector<int>& sizes, const std::vector<int>& blocks)>
       grid;
@@ -71,6 +75,10 @@ struct puzzle_spec {
   double atol = 1e-6;
   std::vector<budget> budgets;
   std::vector<kernel_entry> kernels;
+
+  bool runs(const std::vector<int>& sizes, const std::vector<int>& blocks) const {
+    return !case_fits || case_fits(sizes, blocks);
+  }
 };
 
 // The kernel entries of a binding (see checker/bindings/): one per set of block sizes.

@@ -107,7 +107,7 @@ TEST_CASE("list exits 0 and lists every puzzle with its number and file", "[cli]
   const auto r = run_cli("list");
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
-  REQUIRE(tp::all_puzzles().size() == 5);
+  REQUIRE(tp::all_puzzles().size() == 14);
   for (const tp::puzzle_spec* p : tp::all_puzzles()) {
     INFO(p->id);
     const std::regex line("^ +" + std::to_string(p->number) + " +" + p->id + " .*" +
@@ -128,7 +128,7 @@ TEST_CASE("show prints a puzzle named by its id or its number", "[cli]") {
     CHECK_THAT(r.out, Catch::Contains("(B0=32) (B0=256)"));
   }
   SECTION("by number") {
-    const auto r = run_cli("show 2");
+    const auto r = run_cli("show 9");
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
     CHECK_THAT(r.out, Catch::Contains("long-softmax-3loop"));
@@ -136,24 +136,33 @@ TEST_CASE("show prints a puzzle named by its id or its number", "[cli]") {
     CHECK_THAT(r.out, Catch::Contains("read at most 3 times"));
   }
   SECTION("the number and the id show the same page") {
-    const auto by_number = run_cli("show 5");
+    const auto by_number = run_cli("show 14");
     const auto by_id = run_cli("show matmul");
     CHECK(by_number.exit_code == 0);
     CHECK(by_number.out == by_id.out);
     CHECK_THAT(by_id.out, Catch::Contains("puzzles/matmul.hpp"));
   }
+  SECTION("a puzzle whose cases fit only some block sizes says which") {
+    const auto r = run_cli("show constant-add");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("(B0=32) (B0=128)"));
+    CHECK_THAT(r.out, Catch::Contains("(N0=32) (N0=128)"));
+    CHECK_THAT(r.out, Catch::Contains("each case runs with the block sizes that fit it: N0 = B0"));
+    // ... and one whose cases fit every block size says nothing of the kind.
+    CHECK_THAT(run_cli("show vector-add").out, !Catch::Contains("that fit it"));
+  }
 }
 
 TEST_CASE("check --json prints one valid JSON array with an object per puzzle", "[cli]") {
   SECTION("for solutions that pass") {
-    const auto r = run_cli("check --json --impl solution 1 3");
+    const auto r = run_cli("check --json --impl solution 3 10");
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
     const json doc = parse_json(r.out);  // the whole stdout, nothing else
     REQUIRE(doc.t == json::type::array);
     REQUIRE(doc.items.size() == 2);
-    const std::vector<const tp::puzzle_spec*> expected = {tp::find_puzzle("1"),
-                                                          tp::find_puzzle("3")};
+    const std::vector<const tp::puzzle_spec*> expected = {tp::find_puzzle("3"),
+                                                          tp::find_puzzle("10")};
     for (std::size_t k = 0; k < 2; ++k) {
       const json& o = doc.items[k];
       const tp::puzzle_spec& spec = *expected[k];
@@ -191,15 +200,15 @@ TEST_CASE("check --json prints one valid JSON array with an object per puzzle", 
     CHECK(doc.items[1]["counters"]["x"]["max_element_reads"].number == 2);
   }
   SECTION("for a stub that is not solved") {
-    const tp::puzzle_spec* stub = tp::find_puzzle("3");
+    const tp::puzzle_spec* stub = tp::find_puzzle("10");
     REQUIRE(stub != nullptr);
     if (!is_shipped_stub(*stub)) {
       WARN(stub->stub_file << " has been edited: skipping the unsolved-stub JSON check");
-      const auto r = run_cli("check --json 3");
+      const auto r = run_cli("check --json 10");
       CHECK(parse_json(r.out).t == json::type::array);
       return;
     }
-    const auto r = run_cli("check --json 3");
+    const auto r = run_cli("check --json 10");
     CHECK(r.exit_code == 1);
     const json doc = parse_json(r.out);
     REQUIRE(doc.t == json::type::array);
@@ -218,7 +227,7 @@ TEST_CASE("check --json prints one valid JSON array with an object per puzzle", 
 
 TEST_CASE("check --gpu says clearly when there is no GPU to run on", "[cli]") {
   const tp::gpu::device_status device = tp::gpu::probe();
-  const auto r = run_cli("check --gpu --impl solution 1");
+  const auto r = run_cli("check --gpu --impl solution vector-add");
   if (device.available) {
     // A machine with a GPU and a CUDA build: the solution passes there too.
     CHECK(r.exit_code == 0);
@@ -235,7 +244,7 @@ TEST_CASE("check --gpu says clearly when there is no GPU to run on", "[cli]") {
 TEST_CASE("check honours --seed and --order and still passes the solutions", "[cli]") {
   const tp::puzzle_spec* p = tp::find_puzzle("long-softmax-3loop");
   REQUIRE(p != nullptr);
-  const auto r = run_cli("check --impl solution --seed 99 --order reverse 2");
+  const auto r = run_cli("check --impl solution --seed 99 --order reverse 9");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("seed 99, program order reverse"));
   // One order only: one run per block size and case.

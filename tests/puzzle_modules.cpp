@@ -117,7 +117,8 @@ TEST_CASE("A stub that does not compile costs only its own puzzle", "[modules]")
   const std::string dir = student_dir("one-broken");
   for (const tp::puzzle_spec* p : tp::all_puzzles())
     write_text(dir + "/" + stub_name(*p), solved_stub(*p));
-  const tp::puzzle_spec& broken = puzzle("2");
+  const tp::puzzle_spec& broken = puzzle("long-softmax-3loop");
+  const std::string all = std::to_string(tp::all_puzzles().size());
   const std::string file = dir + "/" + stub_name(broken);
 
   SECTION("the broken one is a compile-error at its file and line; the others are checked") {
@@ -139,7 +140,9 @@ TEST_CASE("A stub that does not compile costs only its own puzzle", "[modules]")
     CHECK_THAT(details[2], Catch::StartsWith("  " + file + ":" + std::to_string(line) + ": expected"));
     CHECK_THAT(details.back(), Catch::Contains("puzzle-dirs/"));
     CHECK_THAT(details.back(), Catch::EndsWith("long_softmax_3loop.stub.log"));
-    CHECK_THAT(r.out, Catch::Contains("4 of 5 puzzles solved. Next: puzzle 2"));
+    CHECK_THAT(r.out, Catch::Contains(std::to_string(tp::all_puzzles().size() - 1) + " of " + all +
+                                      " puzzles solved. Next: puzzle " +
+                                      std::to_string(broken.number) + " (" + broken.id + ")"));
   }
 
   SECTION("in --json it is a compile-error diagnostic with its source line") {
@@ -165,11 +168,11 @@ TEST_CASE("A stub that does not compile costs only its own puzzle", "[modules]")
     }
   }
 
-  SECTION("its correct twin compiles, and all five are solved") {
+  SECTION("its correct twin compiles, and all the puzzles are solved") {
     write_text(file, solved_stub(broken));
     const auto r = run_cli("check --puzzles " + dir);
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.out, Catch::Contains("5 of 5 puzzles solved."));
+    CHECK_THAT(r.out, Catch::Contains(all + " of " + all + " puzzles solved."));
     CHECK_THAT(r.out, !Catch::Contains("compile-error"));
   }
 }
@@ -178,7 +181,7 @@ TEST_CASE("check never runs the kernel of an older build", "[modules]") {
   const std::string dir = student_dir("stale");
   const tp::puzzle_spec& p = puzzle("vector-add");
   const std::string file = dir + "/" + stub_name(p);
-  const std::string check = "check 1 --puzzles " + dir;
+  const std::string check = "check vector-add --puzzles " + dir;
 
   write_text(file, solved_stub(p));
   REQUIRE_THAT(run_cli(check).out, Catch::Contains(" solved "));
@@ -240,7 +243,7 @@ struct VectorAdd : solutions::VectorAdd<B0> {};
     include = std::string(TILEPUZZLES_SOURCE_DIR) + "/solutions/vector_add.hpp";
   }
   write_text(file, "#pragma once\n#include \"tile/tl.hpp\"\n#include \"" + include + "\"\n" + wrapper);
-  const auto r = run_cli("check 1 --puzzles " + dir);
+  const auto r = run_cli("check vector-add --puzzles " + dir);
   CHECK(r.exit_code == 1);
   CHECK_THAT(puzzle_line(r.out, p), Catch::Contains("compile-error"));
   CHECK_THAT(r.out, Catch::Contains(file + ":3: includes solutions/vector_add.hpp: a stub cannot "
@@ -253,7 +256,7 @@ TEST_CASE("The correct twin of a stub that includes a solution writes the kernel
   const std::string dir = student_dir("solution-written-out");
   const tp::puzzle_spec& p = puzzle("vector-add");
   write_text(dir + "/" + stub_name(p), solved_stub(p));
-  const auto r = run_cli("check 1 --puzzles " + dir);
+  const auto r = run_cli("check vector-add --puzzles " + dir);
   CHECK(r.exit_code == 0);
   CHECK_THAT(puzzle_line(r.out, p), Catch::Contains(" solved "));
 }
@@ -263,7 +266,7 @@ TEST_CASE("Checks started at once share the build without racing", "[modules]") 
   // New content on every run, so that both processes find the modules out of date.
   const std::string stamp =
       "// " + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) + "\n";
-  for (const char* id : {"1", "3"}) {
+  for (const char* id : {"vector-add", "long-softmax-2loop"}) {
     const tp::puzzle_spec& p = puzzle(id);
     write_text(dir + "/" + stub_name(p), solved_stub(p) + stamp);
   }
@@ -271,7 +274,7 @@ TEST_CASE("Checks started at once share the build without racing", "[modules]") 
   std::vector<std::thread> checks;
   for (auto& result : results)
     checks.emplace_back([&result, &dir] {
-      result = run_cli_unchecked("check 1 3 --puzzles " + dir);
+      result = run_cli_unchecked("check vector-add long-softmax-2loop --puzzles " + dir);
     });
   for (auto& t : checks) t.join();
   for (const auto& r : results) {
