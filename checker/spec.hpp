@@ -17,7 +17,10 @@ namespace tp {
 
 const char* impl_name(impl which);
 
-// One instantiation of the puzzle's kernel: its block sizes and its simulator launchers.
+// One instantiation of the puzzle's kernel: its block sizes and, where they are known when the spec
+// is made, its simulator launchers. The puzzles' specs leave them empty: the kernels come from the
+// puzzle's modules (checker/modules.hpp), loaded when the puzzle is checked. Tests fill them in
+// to check a kernel of their own as if it were a puzzle's.
 struct kernel_entry {
   std::vector<int> blocks;
   sim_launcher stub = nullptr;
@@ -78,20 +81,10 @@ struct puzzle_spec {
   }
 };
 
-// Builds the kernel entries of a binding (see checker/bindings/).
+// The kernel entries of a binding (see checker/bindings/): one per set of block sizes.
 template <class Binding, class... Blocks>
 std::vector<kernel_entry> make_kernel_entries(block_list<Blocks...>) {
-  std::vector<kernel_entry> entries;
-  (
-      [&] {
-        using stub = typename Binding::template stub<Blocks>;
-        using solution = typename Binding::template solution<Blocks>;
-        check_kernel_signature<stub, typename Binding::signature>();
-        check_kernel_signature<solution, typename Binding::signature>();
-        entries.push_back({Blocks::values(), &sim_launch<stub>, &sim_launch<solution>});
-      }(),
-      ...);
-  return entries;
+  return {kernel_entry{Blocks::values()}...};
 }
 
 template <class Binding>
