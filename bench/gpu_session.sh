@@ -4,22 +4,30 @@
 #
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
-# STEPS is a comma-separated subset of build,tests,check,sanitize,sass,bench (default: all):
-#   build     configure and build the CLI, the GPU tests and the GPU benchmarks (sm_90)
-#   tests     ctest -L gpu (the GPU parity tests), and their own report
+# STEPS is a comma-separated subset of build,tests,check,warps,sanitize,sass,bench,sm80 (default:
+# all):
+#   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
+#             the GPU tests and the GPU benchmarks (sm_90)
+#   tests     ctest -L gpu (the GPU parity tests, and check --gpu of the solutions and the stubs
+#             through the CLI), and the parity tests' own report
 #   check     tilepuzzles check --gpu --impl solution: every puzzle, the GPU after the simulator
+#   warps     the solutions of five puzzles as a learner's stubs (check --puzzles DIR) with
+#             num_warps = 1 and with num_warps = 8: their GPU modules are built for those counts
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU-capable
 #             solution (check --gpu in one process) and on the layout tests' kernels
 #   sass      registers and SASS of the 2-loop softmax, and its loops' instructions by kind
 #             (bench/sass_loops.py)
 #   bench     what max.NaN/min.NaN do with signed zeros; vector-add and the softmaxes against the
 #             copy bandwidth of the same run
+#   sm80      an Ampere build (sm_80, with its PTX) of every GPU solution module and the GPU tests,
+#             then check --gpu of the solutions from it (the H100 runs the sm_80 PTX)
 # Without network access, put the .deb files of libeigen3-dev, libcli11-dev and catch2 in .deps/
 # (apt-get download ...) and they are unpacked locally. OUTPUT_DIR gets summary.txt (the short
-# version of everything) and one log per step, at most 8 files.
+# version of everything) and one log per step, at most 8 files (the warps step appends to
+# check.txt).
 set -uo pipefail
 out=${1:-${OUT:-/tmp/tilepuzzles-gpu}}
-steps=${2:-build,tests,check,sanitize,sass,bench}
+steps=${2:-build,tests,check,warps,sanitize,sass,bench,sm80}
 mkdir -p "$out"
 summary="$out/summary.txt"
 : > "$summary"
@@ -48,12 +56,14 @@ if want build; then
   command -v ninja >/dev/null && generator=(-G Ninja)
   say "== build ($(elapsed))"
   if ! cmake -S . -B $build "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
-      -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1; then
+      -DTILEPUZZLES_GPU_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1; then
     tail -30 "$out/build.log" | tee -a "$summary"; exit 1
   fi
+  modules=$(cmake --build $build --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution(_gpu)?" | sort -u)
+  # shellcheck disable=SC2086
   if ! cmake --build $build -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
       tilepuzzles_bench_gpu tilepuzzles_bench_gpu_softmax tilepuzzles_bench_gpu_float_facts \
-      >> "$out/build.log" 2>&1; then
+      $modules >> "$out/build.log" 2>&1; then
     grep -E "error" "$out/build.log" | head -30 | tee -a "$summary"; exit 1
   fi
   say "built ($(elapsed))"
@@ -72,6 +82,30 @@ if want check; then
   ./$build/tilepuzzles check --gpu --impl solution > "$out/check.txt" 2>&1
   echo "exit $?" >> "$out/check.txt"
   tee -a "$summary" < "$out/check.txt"
+fi
+
+if want warps; then
+  say "== num_warps = 1 and 8: five solutions checked as a learner's stubs ($(elapsed))"
+  for warps in 1 8; do
+    dir=/tmp/tilepuzzles-warps$warps
+    rm -rf "$dir" && mkdir -p "$dir"
+    for f in solutions/*.hpp; do
+      sed -e 's/namespace solutions/namespace puzzles/' \
+          -e "s/static constexpr int num_warps = 4;/static constexpr int num_warps = $warps;/" \
+          "$f" > "$dir/$(basename "$f")"
+    done
+    say "num_warps = $warps: $(grep -h "num_warps =" "$dir"/long_sum.hpp | xargs)"
+    ./$build/tilepuzzles check --gpu --puzzles "$dir" long-sum long-softmax-2loop softmax-fused \
+        flash-attention-simple conv2d > "$out/warps.txt" 2>&1
+    echo "exit $?" >> "$out/warps.txt"
+    grep -E "^ +[0-9]+ |exit" "$out/warps.txt" | tee -a "$summary"
+    # The kernels' names carry tl's inline namespace, tl::gpu_wN: the warps the module was built for.
+    module=$(find $build/puzzle-dirs -path "*warps$warps*" -name long_softmax_2loop.stub.gpu.so 2>/dev/null | head -1)
+    [ -z "$module" ] && module=$(ls -t $build/puzzle-dirs/*/modules/long_softmax_2loop.stub.gpu.so 2>/dev/null | head -1)
+    say "its long-softmax-2loop GPU module's kernels are in: $(cuobjdump -symbols "$module" 2>/dev/null | grep -oE "gpu_w[0-9]+" | sort -u | xargs)"
+    cat "$out/warps.txt" >> "$out/check.txt"
+  done
+  rm -f "$out/warps.txt"
 fi
 
 if want sanitize; then
@@ -114,5 +148,20 @@ if want bench; then
     ./$build/tilepuzzles_bench_gpu_softmax
   } > "$out/bench.txt" 2>&1
   tee -a "$summary" < "$out/bench.txt"
+fi
+if want sm80; then
+  say "== sm_80 build: every GPU solution module and the GPU tests ($(elapsed))"
+  if cmake -S . -B build-sm80 "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
+        -DCMAKE_CUDA_ARCHITECTURES=80 > "$out/sm80.txt" 2>&1 &&
+     cmake --build build-sm80 -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
+        $(cmake --build build-sm80 --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution_gpu" | sort -u) \
+        >> "$out/sm80.txt" 2>&1; then
+    say "built for sm_80 ($(elapsed)): $(cuobjdump -lelf build-sm80/modules/long_softmax_2loop.solution.gpu.so | xargs)"
+    ./build-sm80/tilepuzzles check --gpu --impl solution > "$out/sm80_check.txt" 2>&1
+    say "check --gpu from the sm_80 build: exit $?, $(grep -c "matches the reference on the GPU" "$out/sm80_check.txt") puzzles match on the GPU ($(elapsed))"
+    cat "$out/sm80_check.txt" >> "$out/sm80.txt" && rm -f "$out/sm80_check.txt"
+  else
+    grep -E "error" "$out/sm80.txt" | head -20 | tee -a "$summary"
+  fi
 fi
 say "== done ($(elapsed))"

@@ -18,7 +18,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "cuda/launch.cuh"
+#include "checker/gpu_launch.cuh"
 #include "solutions/long_softmax_2loop.hpp"
 #include "solutions/long_softmax_3loop.hpp"
 #include "solutions/softmax_fused.hpp"

@@ -17,7 +17,10 @@ namespace tp {
 
 const char* impl_name(impl which);
 
-// One instantiation of the puzzle's kernel: its block sizes and its simulator launchers.
+// One instantiation of the puzzle's kernel: its block sizes and, where they are known when the spec
+// is made, its simulator launchers. The puzzles' specs leave them empty: the kernels come from the
+// puzzle's modules (checker/modules.hpp), loaded when the puzzle is checked. Tests fill them in
+// to check a kernel of their own as if it were a puzzle's.
 struct kernel_entry {
   std::vector<int> blocks;
   sim_launcher stub = nullptr;
@@ -56,6 +59,9 @@ struct puzzle_spec {
   std::string stub_file;     // e.g. "puzzles/vector_add.hpp"
   std::string solution_file; // e.g. "solutions/vector_add.hpp"
   std::string doc_file;      // e.g. "docs/puzzles/vector-add.md"
+  // Why the GPU backend cannot run this puzzle yet ("it needs tl::dot, ..."), shown by `check
+  // --gpu`; empty for a puzzle built for the GPU (`tilepuzzles_puzzle(stem GPU)` in CMakeLists.txt).
+  std::string not_on_gpu_because;
   std::vector<std::string> size_names;   // the kernel's int parameters, in order
   std::vector<std::string> block_names;  // the kernel template's parameters, in order
   std::vector<std::vector<int>> cases;   // size values, one vector per case
@@ -78,20 +84,10 @@ struct puzzle_spec {
   }
 };
 
-// Builds the kernel entries of a binding (see checker/bindings/).
+// The kernel entries of a binding (see checker/bindings/): one per set of block sizes.
 template <class Binding, class... Blocks>
 std::vector<kernel_entry> make_kernel_entries(block_list<Blocks...>) {
-  std::vector<kernel_entry> entries;
-  (
-      [&] {
-        using stub = typename Binding::template stub<Blocks>;
-        using solution = typename Binding::template solution<Blocks>;
-        check_kernel_signature<stub, typename Binding::signature>();
-        check_kernel_signature<solution, typename Binding::signature>();
-        entries.push_back({Blocks::values(), &sim_launch<stub>, &sim_launch<solution>});
-      }(),
-      ...);
-  return entries;
+  return {kernel_entry{Blocks::values()}...};
 }
 
 template <class Binding>

@@ -25,6 +25,11 @@
 #include "checker/report.hpp"
 #include "checker/spec.hpp"
 #include "check_as_puzzle.hpp"
+#include "solutions/flash_attention_simple.hpp"
+#include "solutions/long_softmax_2loop.hpp"
+#include "solutions/long_softmax_3loop.hpp"
+#include "solutions/matmul.hpp"
+#include "solutions/vector_add.hpp"
 
 // ---------------------------------------------------------------------------------------------
 // The wrong kernels, with the puzzles' signatures.

@@ -1,8 +1,17 @@
 #pragma once
 
 #include "checker/binding.hpp"
-#include "puzzles/constant_add_block.hpp"
-#include "solutions/constant_add_block.hpp"
+
+// Declared, not included: each kernel compiles in its own module (checker/sim_module.cpp), so a
+// stub that does not compile costs only its own puzzle.
+namespace puzzles {
+template <int B0>
+struct ConstantAddBlock;
+}
+namespace solutions {
+template <int B0>
+struct ConstantAddBlock;
+}
 
 namespace tp::bindings {
 

@@ -14,8 +14,10 @@ namespace tp::gpu_tests {
 using launcher = std::string (*)(const launch_request&);
 
 struct test_kernel_table {
-  // The puzzles' kernels with the warps they declare: (id, stub or solution, blocks).
-  std::map<std::tuple<std::string, impl, std::vector<int>>, launcher> puzzles;
+  // The puzzles' solutions with the warps they declare: (id, blocks).
+  std::map<std::tuple<std::string, std::vector<int>>, launcher> solutions;
+  // A kernel with each puzzle's signature that stores nothing: (id, blocks).
+  std::map<std::tuple<std::string, std::vector<int>>, launcher> storing_nothing;
   // The puzzles' solutions with every warp count: (id, blocks, warps).
   std::map<std::tuple<std::string, std::vector<int>, int>, launcher> solutions_by_warps;
   // The test kernels, by name (tests/gpu/test_kernels.hpp).

@@ -1,6 +1,6 @@
 // The GPU tests' kernels on the GPU (built by nvcc with TL_NUM_WARPS by tests/CMakeLists.txt,
 // once per warp count).
-#include "cuda/launch.cuh"
+#include "checker/gpu_launch.cuh"
 
 namespace tp::gpu_tests {
 template <class Kernel>

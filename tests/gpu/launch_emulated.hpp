@@ -1,5 +1,5 @@
 // Runs one kernel instantiation of the GPU backend on its host emulation (cuda/host_emulation.hpp)
-// for a launch_request, as cuda/launch.cuh does on a GPU: outputs poisoned with NaN first, one
+// for a launch_request, as checker/gpu_launch.cuh does on a GPU: outputs poisoned with NaN first, one
 // block of 32 * num_warps threads per program. Every buffer has a guard zone on each side: a
 // store outside the tensor is reported (a load outside it reads the guard and goes unseen here;
 // compute-sanitizer's memcheck sees both on a GPU).

@@ -17,6 +17,16 @@ struct with_warps : Kernel {
   static constexpr int num_warps = Warps;
 };
 
+// A kernel with a puzzle's signature that stores nothing, as the shipped stubs do: its outputs
+// stay poisoned, and the parity test must report them (the twin of the solutions passing).
+template <class Signature, int Warps>
+struct stores_nothing;
+template <class... Params, int Warps>
+struct stores_nothing<void(Params...), Warps> {
+  static constexpr int num_warps = Warps;
+  TL_KERNEL void operator()(Params...) const {}
+};
+
 // Calls f.template operator()<Kernel>(name) for each test kernel.
 template <class F>
 void for_each_test_kernel(F&& f) {

@@ -1,4 +1,6 @@
 // Runs one kernel instantiation on the GPU for a launch_request: one thread block per program.
+// The GPU counterpart of checker/sim_launch.hpp, compiled by nvcc into each puzzle's GPU module
+// (checker/gpu_module.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,10 +19,14 @@ namespace tp::gpu {
 
 template <class Kernel, class... Args>
 __global__ void __launch_bounds__(32 * Kernel::num_warps) program(Kernel kernel, Args... args) {
+  // The GPU backend's layouts depend on the warps, so tl is built for one count per translation
+  // unit (TL_NUM_WARPS); a puzzle's GPU module reads it from the kernel file
+  // (cmake/compile-logged.sh).
   static_assert(Kernel::num_warps == TL_NUM_WARPS,
-                "this kernel's num_warps differs from the warps tl was built for in this "
-                "translation unit (TL_NUM_WARPS): build it where TL_NUM_WARPS is its num_warps "
-                "(cuda/kernels.cu is compiled once per warp count)");
+                "tl (GPU backend): this kernel's num_warps is not the warp count its GPU module "
+                "was built for (read from the kernel file's line 'static constexpr int num_warps "
+                "= N;', and 4 where the file has no such line or lines with different values): "
+                "write num_warps as one number, the same in every kernel of the file");
   kernel(args...);
 }
 
@@ -43,7 +49,10 @@ class device_buffer {
   cudaError_t error_ = cudaSuccess;
 };
 
-std::string describe(cudaError_t error, const char* what);
+inline std::string describe(cudaError_t error, const char* what) {
+  return std::string(what) + " failed: " + cudaGetErrorName(error) + " (" +
+         cudaGetErrorString(error) + ")";
+}
 
 namespace detail {
 template <class Param>
