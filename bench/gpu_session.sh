@@ -102,7 +102,7 @@ if want warps; then
     # The kernels' names carry tl's inline namespace, tl::gpu_wN: the warps the module was built for.
     module=$(find $build/puzzle-dirs -path "*warps$warps*" -name long_softmax_2loop.stub.gpu.so 2>/dev/null | head -1)
     [ -z "$module" ] && module=$(ls -t $build/puzzle-dirs/*/modules/long_softmax_2loop.stub.gpu.so 2>/dev/null | head -1)
-    say "its long-softmax-2loop GPU module's kernels are in: $(cuobjdump -symbols "$module" 2>/dev/null | grep -oE "gpu_w[0-9]+" | sort -u | xargs)"
+    say "its long-softmax-2loop GPU module's kernels are in: $(cuobjdump -symbols "$module" 2>/dev/null | grep -oE "6gpu_w[0-9]|7gpu_w[0-9]{2}" | cut -c2- | sort -u | xargs)"
     cat "$out/warps.txt" >> "$out/check.txt"
   done
   rm -f "$out/warps.txt"
