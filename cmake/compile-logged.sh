@@ -19,7 +19,9 @@ kernel=$2
 shift 2
 if [ "$1" = "--num-warps-of-kernel" ]; then
   shift
-  warps=$(grep -E -o 'static[[:space:]]+constexpr[[:space:]]+int[[:space:]]+num_warps[[:space:]]*=[[:space:]]*[0-9]+[[:space:]]*;' "$kernel" 2>/dev/null |
+  # Line comments are dropped first: a commented-out alternative is not the kernel's.
+  warps=$(sed 's|//.*||' "$kernel" 2>/dev/null |
+          grep -E -o 'static[[:space:]]+constexpr[[:space:]]+int[[:space:]]+num_warps[[:space:]]*=[[:space:]]*[0-9]+[[:space:]]*;' |
           grep -E -o '[0-9]+' | sort -u)
   compiler=$1
   shift
