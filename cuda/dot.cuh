@@ -68,8 +68,6 @@ struct dot_grid {
 
 template <int M, int N, int K, class A, class B, class C>
 __device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
-  using SA = shape<M, K>;
-  using SB = shape<K, N>;
   using SC = shape<M, N>;
   using LC = declared_layout<SC>;
   constexpr int log_n = layouts::log2_exact(N), log_k = layouts::log2_exact(K);
