@@ -68,8 +68,9 @@ struct case_data {
   std::vector<tensor> tensors;   // inputs filled, outputs sized
   std::vector<tensor> expected;  // the reference's outputs (same order as tensors; inputs too)
 };
+// Tensors without a dtype of their own take `kernel_dtype` (a kernel_entry's).
 case_data make_case(const puzzle_spec& spec, const std::vector<int>& sizes, std::uint64_t seed,
-                    std::size_t case_index);
+                    std::size_t case_index, dtype kernel_dtype = dtype::float32);
 
 // Compares outputs with the reference: a nan-inf or wrong-result diagnostic, or nothing.
 std::optional<tl::sim::diagnostic> compare_outputs(const puzzle_spec& spec,
