@@ -24,18 +24,19 @@ const tl::sim::buffer& run_facts::buffer(const std::string& name) const {
 }
 
 std::string case_label(const puzzle_spec& spec, const std::vector<int>& sizes,
-                       const std::vector<int>& blocks, const std::string& order) {
+                       const std::vector<int>& blocks, const std::string& order, dtype element) {
   std::ostringstream s;
   for (std::size_t i = 0; i < sizes.size() && i < spec.size_names.size(); ++i)
     s << (i ? ", " : "") << spec.size_names[i] << "=" << sizes[i];
   for (std::size_t i = 0; i < blocks.size() && i < spec.block_names.size(); ++i)
     s << ", " << spec.block_names[i] << "=" << blocks[i];
+  if (element != dtype::float32) s << ", " << dtype_name(element);
   if (!order.empty()) s << ", order " << order;
   return s.str();
 }
 
 std::string puzzle_report::case_label() const {
-  return spec ? tp::case_label(*spec, sizes, blocks, order) : std::string();
+  return spec ? tp::case_label(*spec, sizes, blocks, order, dtype) : std::string();
 }
 
 namespace {
@@ -220,7 +221,7 @@ bool stores_in_some_case(const kernel_entry& kernel, sim_launcher launcher,
     auto tensors = cases[c].tensors;
     if (options.on_case)
       options.on_case("case " + case_label(spec, spec.cases[c], kernel.blocks,
-                                           tl::sim::order_name(launch.order)));
+                                           tl::sim::order_name(launch.order), kernel.dtype));
     const sim_outcome run = launcher(request_for(spec, c, kernel, tensors), launch);
     if (run.result.error || total_stores(run) > 0) return true;
   }
@@ -333,6 +334,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       for (auto order : options.orders) {
         report.sizes = spec.cases[c];
         report.blocks = kernel.blocks;
+        report.dtype = kernel.dtype;
         report.order = tl::sim::order_name(order);
         const std::string where = "case " + report.case_label();
         if (options.on_case) options.on_case(where);
@@ -382,6 +384,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
           if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
           report.sizes = spec.cases[c];
           report.blocks = kernel.blocks;
+          report.dtype = kernel.dtype;
           report.order.clear();
           const std::string where = "on the GPU, case " + report.case_label();
           if (options.on_case) options.on_case(where);

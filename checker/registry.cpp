@@ -21,6 +21,7 @@ const std::vector<const puzzle_spec*>& all_puzzles() {
       &specs::conv2d(),
       &specs::matmul(),
       &specs::matmul_int4(),
+      &specs::flash_attention(),
   };
   return puzzles;
 }

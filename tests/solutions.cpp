@@ -149,6 +149,18 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(x.max_element_reads == ceil_div(N1, B1));
     CHECK(x.max_program_element_reads == 1);  // one tile of x and of y per k step
     CHECK(y.max_program_element_reads == 1);
+  } else if (spec.id == "matmul-int4") {
+    const long long N0 = n[0], N1 = n[1], MID = n[2], B0 = b[0], B1 = b[1];
+    // Each program loads its rows of the packed weights, scales and zero points once, and the
+    // activation's columns once: every element once per program that needs it.
+    const auto& w = counters_named(report, "weight");
+    CHECK(w.loads == ceil_div(N1, B1) * N0 * (MID / 8));
+    CHECK(w.max_program_element_reads == 1);
+    CHECK(counters_named(report, "scale").loads == w.loads);
+    CHECK(counters_named(report, "zero").loads == ceil_div(N1, B1) * N0 * (MID / 64));
+    const auto& a = counters_named(report, "activation");
+    CHECK(a.loads == ceil_div(N0, B0) * MID * N1);
+    CHECK(a.max_program_element_reads == 1);
   } else {
     FAIL("no puzzle-specific counter checks for " << spec.id
                                                   << ": add what its solution is known to load");
