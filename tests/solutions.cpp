@@ -161,6 +161,21 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     const auto& a = counters_named(report, "activation");
     CHECK(a.loads == ceil_div(N0, B0) * MID * N1);
     CHECK(a.max_program_element_reads == 1);
+  } else if (spec.id == "flash-attention") {
+    const long long Z = n[0], H = n[1], N = n[2], D = n[3], B0 = b[0];
+    const bool causal = n[4] != 0;
+    CHECK(counters_named(report, "q").loads == Z * H * N * D);
+    CHECK(counters_named(report, "o").stores == Z * H * N * D);
+    for (const char* name : {"k", "v"}) {
+      INFO("tensor " << name);
+      const auto& c = counters_named(report, name);
+      CHECK(c.max_program_element_reads == 1);  // one pass over the keys
+      // Causal: a program stops after its last query's key; otherwise it reads them all.
+      long long expected = 0;
+      for (long long m = 0; m < ceil_div(N, B0); ++m)
+        expected += causal ? std::min(N, (m + 1) * B0) : N;
+      CHECK(c.loads == Z * H * expected * D);
+    }
   } else {
     FAIL("no puzzle-specific counter checks for " << spec.id
                                                   << ": add what its solution is known to load");
