@@ -32,7 +32,7 @@ struct tensor {
   std::vector<float> values;       // float32, float16 and bfloat16 tensors
   bool output = false;
   tp::dtype dtype = tp::dtype::float32;
-  std::vector<std::int32_t> ints;  // int32 tensors
+  std::vector<std::int32_t> ints = {};  // int32 tensors
 
   long long count() const {
     long long n = 1;

@@ -34,7 +34,7 @@ void to_half_bits(const std::vector<float>& values, std::vector<std::uint16_t>& 
   bits.resize(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     const Half h(values[i]);
-    std::memcpy(&bits[i], &h, sizeof bits[i]);
+    std::memcpy(&bits[i], static_cast<const void*>(&h), sizeof bits[i]);
   }
 }
 
@@ -42,7 +42,7 @@ template <class Half>
 void from_half_bits(const std::vector<std::uint16_t>& bits, std::vector<float>& values) {
   for (std::size_t i = 0; i < values.size(); ++i) {
     Half h;
-    std::memcpy(&h, &bits[i], sizeof bits[i]);
+    std::memcpy(static_cast<void*>(&h), &bits[i], sizeof bits[i]);
     values[i] = static_cast<float>(h);
   }
 }

@@ -86,9 +86,11 @@ TEST_CASE("Known-wrong matmul-int4 kernels fail with their diagnostic", "[known-
     CHECK(d.kind == "wrong-result");
     CHECK(report.sizes == std::vector<int>{1, 1, 64});
   }
-  SECTION("no mask at all: the arithmetic shift keeps the higher values and the sign") {
+  SECTION("no mask at all: a whole word minus its zero point leaves int32: index-overflow") {
     const auto report = check_as<wrong::Int4<4, false, -1, true>::Kernel, binding>("matmul-int4");
-    CHECK(the_diagnostic(report).kind == "wrong-result");
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "index-overflow");
+    CHECK_THAT(d.message, Catch::Contains("outside int32"));
   }
   SECTION("the zero point left out: wrong-result") {
     const auto report = check_as<wrong::Int4<4, false, 0xF, false>::Kernel, binding>("matmul-int4");
