@@ -36,7 +36,10 @@ void check_generic_counters(const tp::puzzle_spec& spec, const tp::puzzle_report
     const auto& c = report.counters[t];
     INFO("tensor " << ts.name);
     CHECK(c.name == ts.name);
-    CHECK(c.bytes == 4 * (c.loads + c.stores));  // float32 on active lanes only
+    // Active lanes only, at the size of the tensor's dtype in the last kernel entry checked.
+    const tp::dtype d = ts.dtype_for(spec.kernels.back());
+    const long long element_bytes = d == tp::dtype::float16 || d == tp::dtype::bfloat16 ? 2 : 4;
+    CHECK(c.bytes == element_bytes * (c.loads + c.stores));
     if (ts.output) {
       // Each output element is written exactly once and never read back.
       CHECK(c.stores == element_count(ts.shape(report.sizes)));
