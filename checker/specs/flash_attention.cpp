@@ -55,8 +55,9 @@ const puzzle_spec& flash_attention() {
         set_from(t[3], matrix((e * v).array().colwise() / row_sum.array()), first);
       }
     };
-    // float16 and bfloat16 round p before p @ v and round o: about 2^-11 and 2^-8 relative.
-    s.tolerances = {{dtype::float16, 1e-2, 1e-2}, {dtype::bfloat16, 4e-2, 4e-2}};
+    // float16 and bfloat16 round p before p @ v and round o (half an ulp: 2^-11 and 2^-8
+    // relative); the solution's worst errors are about 2.4e-4 and 2.2e-3 relative.
+    s.tolerances = {{dtype::float16, 2e-3, 2e-3}, {dtype::bfloat16, 1e-2, 1e-2}};
     s.budgets = {each_program_reads_each_element_at_most({"k", "v"}, 1),
                  each_element_read_at_most({"q"}, 1), each_element_written_at_most({"o"}, 1)};
     s.kernels = make_kernel_entries<bindings::flash_attention>();
