@@ -2,7 +2,9 @@
 // half-precision tiles (tile/dtypes.hpp) in the simulator, against values worked out by hand.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -157,4 +159,16 @@ TEST_CASE("tl::dot of float16 tiles accumulates their exact products in float32"
   REQUIRE_FALSE(r.error.has_value());
   CHECK(out[0] == 1.0f + 16 * 0.00048828125f);
   CHECK(out[255] == 1.0f + 16 * 0.00048828125f);
+}
+
+TEST_CASE("maximum and minimum of half lanes follow the float rules: NaN wins, -0 < +0",
+          "[tl][half]") {
+  using tl::float16;
+  const float16 nan(std::numeric_limits<float>::quiet_NaN()), one(1.0f);
+  CHECK(Eigen::numext::isnan(tl::op::maximum{}(nan, one)));
+  CHECK(Eigen::numext::isnan(tl::op::maximum{}(one, nan)));
+  CHECK(Eigen::numext::isnan(tl::op::minimum{}(one, nan)));
+  CHECK(std::signbit(static_cast<float>(tl::op::minimum{}(float16(0.0f), float16(-0.0f)))));
+  CHECK_FALSE(std::signbit(static_cast<float>(tl::op::maximum{}(float16(-0.0f), float16(0.0f)))));
+  CHECK(static_cast<float>(tl::op::maximum{}(float16(2.0f), float16(-3.0f))) == 2.0f);
 }
