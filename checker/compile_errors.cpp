@@ -457,6 +457,7 @@ std::string hint_for(const error_event& e, const std::string& message, const std
            "choose lane by lane with tl::where(condition, a, b), or put the condition in the "
            "load's or store's mask.";
   if (contains(message, "does not broadcast to this tile's shape") || contains(message, "acc must be") ||
+      contains(message, "the expression's dtype differs") ||
       (contains(message, "tl::tile<") &&
        (contains(message, "conversion from") || contains(message, "cannot convert") ||
         contains(message, "no match for 'operator='") || contains(message, "no matching function for call to 'tl::tile"))))

@@ -58,6 +58,7 @@ int run_show(const std::string& name) {
     std::printf(" (");
     for (std::size_t i = 0; i < k.blocks.size(); ++i)
       std::printf("%s%s=%d", i ? ", " : "", p->block_names[i].c_str(), k.blocks[i]);
+    if (k.dtype != tp::dtype::float32) std::printf(", %s", tp::dtype_name(k.dtype));
     std::printf(")");
   }
   std::printf("\non the cases:");
@@ -69,7 +70,10 @@ int run_show(const std::string& name) {
   }
   if (!p->case_fits_rule.empty())
     std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
-  std::printf("\ntolerance: rtol %g, atol %g\n", p->rtol, p->atol);
+  std::printf("\ntolerance: rtol %g, atol %g", p->rtol, p->atol);
+  for (const auto& t : p->tolerances)
+    std::printf("; %s outputs: rtol %g, atol %g", tp::dtype_name(t.dtype), t.rtol, t.atol);
+  std::printf("\n");
   for (const auto& b : p->budgets) std::printf("budget: %s\n", b.description.c_str());
   return exit_pass;
 }

@@ -558,7 +558,8 @@ std::variant<loaded_module, diagnostic> load_module(const module_ref& ref,
   for (int k = 0; k < info->kernel_count; ++k) {
     const module_kernel& mk = info->kernels[k];
     const std::vector<int> blocks(mk.blocks, mk.blocks + mk.block_count);
-    if (blocks != ref.spec->kernels[k].blocks)
+    if (blocks != ref.spec->kernels[k].blocks ||
+        mk.dtype != static_cast<int>(ref.spec->kernels[k].dtype))
       return module_problem("the module " + build_file_shown(p.file) +
                             " was built with other block sizes than this checker expects." +
                             rebuild);

@@ -389,8 +389,11 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
   // Poison flows per row of a and column of b.
   std::array<bool, M> row_poison{};
   std::array<bool, N> col_poison{};
-  data_tile<float, shape<M, K>> fa(a);
-  data_tile<float, shape<K, N>> fb(b);
+  // The operands in float: exact for float16 and bfloat16 (their products fit in float too).
+  data_tile<float, shape<M, K>> fa(detail::uninitialized_t{});
+  data_tile<float, shape<K, N>> fb(detail::uninitialized_t{});
+  assign(fa, a);
+  assign(fb, b);
   const auto& va = fa.storage;
   const auto& vb = fb.storage;
   for (int i = 0; i < M; ++i)

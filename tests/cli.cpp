@@ -107,7 +107,7 @@ TEST_CASE("list exits 0 and lists every puzzle with its number and file", "[cli]
   const auto r = run_cli("list");
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
-  REQUIRE(tp::all_puzzles().size() == 14);
+  REQUIRE(tp::all_puzzles().size() == 16);
   for (const tp::puzzle_spec* p : tp::all_puzzles()) {
     INFO(p->id);
     const std::regex line("^ +" + std::to_string(p->number) + " +" + p->id + " .*" +

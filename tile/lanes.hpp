@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "tile/config.hpp"
+#include "tile/dtypes.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -185,6 +186,8 @@ struct maximum : no_poison {
     using C = lanes::common_t<A, B>;
     if constexpr (std::is_floating_point_v<C>) {
       return lanes::float_maximum<C>(static_cast<C>(a), static_cast<C>(b));
+    } else if constexpr (is_half_v<C>) {  // exact in float, so the same NaN and -0 rules
+      return static_cast<C>(lanes::float_maximum<float>(static_cast<float>(a), static_cast<float>(b)));
     } else {
       a = lanes::int32_operand(a, "maximum");
       b = lanes::int32_operand(b, "maximum");
@@ -198,6 +201,8 @@ struct minimum : no_poison {
     using C = lanes::common_t<A, B>;
     if constexpr (std::is_floating_point_v<C>) {
       return lanes::float_minimum<C>(static_cast<C>(a), static_cast<C>(b));
+    } else if constexpr (is_half_v<C>) {
+      return static_cast<C>(lanes::float_minimum<float>(static_cast<float>(a), static_cast<float>(b)));
     } else {
       a = lanes::int32_operand(a, "minimum");
       b = lanes::int32_operand(b, "minimum");
