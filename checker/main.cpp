@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,10 +12,13 @@
 
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
+#include "checker/hints.hpp"
 #include "checker/isolate.hpp"
 #include "checker/modules.hpp"
+#include "checker/progress.hpp"
 #include "checker/registry.hpp"
 #include "checker/report.hpp"
+#include "checker/watch.hpp"
 
 namespace {
 
@@ -35,12 +39,91 @@ std::string project_file(const std::string& relative) {
 #endif
 }
 
-int run_list() {
-  std::printf("  #   id                       title                              your kernel\n");
-  for (const tp::puzzle_spec* p : tp::all_puzzles())
-    std::printf("  %-3d %-24s %-34s %s\n", p->number, p->id.c_str(), p->title.c_str(),
-                p->stub_file.c_str());
-  std::printf("\nCheck them with 'tilepuzzles check' (all) or 'tilepuzzles check 1' (one).\n");
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return std::nullopt;
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// What a bare `tilepuzzles` prints: where to start, not CLI11's "A subcommand is required".
+int run_usage() {
+  std::printf(
+      "tilepuzzles: GPU puzzles in the tile model of Triton, written in C++.\n"
+      "\n"
+      "Start here:\n"
+      "  tilepuzzles list            the puzzles, and how far you are\n"
+      "  tilepuzzles show 1          puzzle 1's statement, and a map of what your kernel touches\n"
+      "  tilepuzzles check 1         compile and check your kernel in puzzles/constant_add.hpp\n"
+      "  tilepuzzles hint 1          a hint (hint 1 2, hint 1 3 for more)\n"
+      "  tilepuzzles watch 1         check again whenever you save a file in puzzles/\n"
+      "\n"
+      "Every command takes --help, e.g. 'tilepuzzles check --help'.\n");
+  return exit_pass;
+}
+
+int run_hint(const std::string& name, int number) {
+  const tp::puzzle_spec* p = tp::find_puzzle(name);
+  if (!p) return usage_error("unknown puzzle '" + name + "'. Puzzles: " + tp::puzzle_choices());
+  const auto page = read_text(project_file(p->doc_file));
+  const auto hints = page ? tp::hints_of_page(*page) : std::vector<tp::hint>{};
+  if (hints.empty()) {
+    std::cerr << "tilepuzzles: no hints for puzzle " << p->number << " (" << p->id << "): "
+              << p->doc_file << (page ? " has no '## Hints' section" : " cannot be read")
+              << ".\n";
+    return exit_fail;
+  }
+  const int count = static_cast<int>(hints.size());
+  if (number < 1 || number > count)
+    return usage_error("puzzle " + std::to_string(p->number) + " (" + p->id + ") has hints 1 to " +
+                       std::to_string(count) + "; there is no hint " + std::to_string(number) +
+                       ".");
+  const tp::hint& h = hints[number - 1];
+  const std::size_t colon = h.summary.find(": ");
+  const std::string flavour = colon == std::string::npos ? "" : " (" + h.summary.substr(colon + 2) + ")";
+  std::printf("Puzzle %d, %s: hint %d of %d%s\n\n%s\n\n", p->number, p->id.c_str(), number, count,
+              flavour.c_str(), h.body.c_str());
+  if (number < count) {
+    const tp::hint& next = hints[number];
+    const std::size_t c = next.summary.find(": ");
+    std::printf("More: 'tilepuzzles hint %d %d'%s.\n", p->number, number + 1,
+                c == std::string::npos ? "" : (" (" + next.summary.substr(c + 2) + ")").c_str());
+  } else {
+    std::printf("That was the last hint. The page has the tl pieces you need: %s\n",
+                p->doc_file.c_str());
+  }
+  return exit_pass;
+}
+
+// Each puzzle with its state from the last check of the stubs (no compiling, no running), and
+// where to go next.
+int run_list(const std::string& puzzles_dir) {
+  if (!puzzles_dir.empty()) {
+    if (auto problem = tp::check_puzzles_dir(puzzles_dir)) return usage_error(*problem);
+  }
+  tp::module_options modules;
+  modules.puzzles_dir = puzzles_dir;
+  std::printf("  #   id                       title                              %-22s your kernel\n",
+              "status");
+  int solved = 0;
+  const tp::puzzle_spec* next = nullptr;
+  for (const tp::puzzle_spec* p : tp::all_puzzles()) {
+    const tp::puzzle_progress state = tp::progress_of(*p, modules);
+    if (state.state == tp::progress::solved) ++solved;
+    else if (!next) next = p;
+    std::printf("  %-3d %-24s %-34s %-22s %s\n", p->number, p->id.c_str(), p->title.c_str(),
+                tp::progress_text(state).c_str(),
+                tp::shown_kernel_file(*p, tp::impl::stub, modules).c_str());
+  }
+  std::printf("\n%d of %zu puzzles solved (as of each puzzle's last 'tilepuzzles check').", solved,
+              tp::all_puzzles().size());
+  if (next)
+    std::printf(" Next: puzzle %d (%s): 'tilepuzzles show %d', then edit %s and run "
+                "'tilepuzzles check %d'.",
+                next->number, next->id.c_str(), next->number,
+                tp::shown_kernel_file(*next, tp::impl::stub, modules).c_str(), next->number);
+  std::printf("\n");
   return exit_pass;
 }
 
@@ -146,6 +229,13 @@ int run_check(const check_args& args) {
   // parallel); a puzzle whose module does not build is reported without being run.
   std::vector<tp::module_ref> refs;
   for (const tp::puzzle_spec* p : chosen) refs.push_back({p, options.which, tp::backend::simulator});
+  // The verdicts `list` shows are for the content checked, read before anything is built.
+  const bool remember = options.which == tp::impl::stub && args.order == "all";
+  std::vector<std::optional<std::uint64_t>> checked_content;
+  for (const tp::puzzle_spec* p : chosen)
+    checked_content.push_back(
+        tp::content_hash(tp::files_of({p, tp::impl::stub, tp::backend::simulator},
+                                      options.modules).kernel_file));
   const auto built = tp::build_modules(refs, options.modules);
   options.simulator_modules_built = true;
 
@@ -156,6 +246,9 @@ int run_check(const check_args& args) {
     if (built[i]) r = unchecked(*p, options, *built[i]);
     else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout);
     else r = tp::summarize(tp::check_puzzle(*p, options));
+    if (remember && checked_content[i])
+      tp::record_verdict(*p, options.modules, *checked_content[i], r.status,
+                         tp::kind_of_report_line(r.line));
     if (!args.json) {
       std::printf("%s\n", r.line.c_str());
       std::fflush(stdout);
@@ -191,8 +284,57 @@ int run_check(const check_args& args) {
                   tp::shown_kernel_file(*next, tp::impl::stub, options.modules).c_str(),
                   next->doc_file.c_str());
     std::printf("\n");
+    if (remember && reports.size() < tp::all_puzzles().size()) {
+      int overall = 0;
+      for (const tp::puzzle_spec* p : tp::all_puzzles())
+        overall += tp::progress_of(*p, options.modules).state == tp::progress::solved;
+      std::printf("Overall: %d of %zu puzzles solved ('tilepuzzles list' shows each).\n", overall,
+                  tp::all_puzzles().size());
+    }
   }
   return solved == static_cast<int>(reports.size()) ? exit_pass : exit_fail;
+}
+
+// Checks the chosen puzzle (or the puzzles whose files changed, or all) now and after each save.
+int run_watch(check_args args, const std::string& puzzle, int interval_ms, bool once) {
+  const tp::puzzle_spec* only = nullptr;
+  if (!puzzle.empty()) {
+    only = tp::find_puzzle(puzzle);
+    if (!only) return usage_error("unknown puzzle '" + puzzle + "'. Puzzles: " + tp::puzzle_choices());
+  }
+  if (!args.puzzles_dir.empty()) {
+    if (auto problem = tp::check_puzzles_dir(args.puzzles_dir)) return usage_error(*problem);
+  }
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  tp::watch_options options;
+  options.dir = tp::stubs_dir(modules);
+  const std::string shown = tp::shown_kernel_file(*tp::all_puzzles().front(), tp::impl::stub, modules);
+  options.shown_dir = shown.substr(0, shown.find_last_of('/'));
+  options.interval_ms = interval_ms;
+  options.once = once;
+  return tp::watch(options, [&](const std::vector<std::string>& changed) {
+    check_args now = args;
+    now.puzzles.clear();
+    if (only) {
+      now.puzzles.push_back(only->id);
+    } else {
+      for (const std::string& name : changed) {
+        const tp::puzzle_spec* owner = nullptr;
+        for (const tp::puzzle_spec* p : tp::all_puzzles()) {
+          const std::string file = tp::shown_kernel_file(*p, tp::impl::stub, modules);
+          if (file.substr(file.find_last_of('/') + 1) == name) owner = p;
+        }
+        // A file that is no puzzle's stub (a helper header) may matter to any of them.
+        if (!owner) {
+          now.puzzles.clear();
+          break;
+        }
+        now.puzzles.push_back(owner->id);
+      }
+    }
+    return run_check(now);
+  });
 }
 
 }  // namespace
@@ -201,13 +343,22 @@ int main(int argc, char** argv) {
   CLI::App app{"tilepuzzles: GPU puzzles in the tile model of Triton, written in C++.\n"
                "Edit a kernel in puzzles/, then 'tilepuzzles check' tells you what is right and "
                "what is wrong."};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
 
-  auto* list = app.add_subcommand("list", "List the puzzles");
+  std::string list_dir;
+  auto* list = app.add_subcommand("list", "List the puzzles and how far you are with each");
+  list->add_option("--puzzles", list_dir, "The stubs in this directory instead of puzzles/");
 
   std::string show_name;
   auto* show = app.add_subcommand("show", "Show a puzzle's statement, cases and budgets");
   show->add_option("puzzle", show_name, "Puzzle number or id")->required();
+
+  std::string hint_name;
+  int hint_number = 1;
+  auto* hint = app.add_subcommand("hint", "Show a puzzle's hints, one at a time (1 gentle, 2 "
+                                          "specific, 3 nearly the answer)");
+  hint->add_option("puzzle", hint_name, "Puzzle number or id")->required();
+  hint->add_option("n", hint_number, "Which hint")->capture_default_str();
 
   check_args args;
   auto* check = app.add_subcommand("check", "Check puzzles in the simulator (and on the GPU)");
@@ -232,6 +383,21 @@ int main(int argc, char** argv) {
   check->add_flag("!--no-build", args.build,
                   "Do not compile: refuse a puzzle whose file changed since it was compiled");
 
+  std::string watch_name;
+  check_args watch_args;
+  int watch_interval_ms = 300;
+  bool watch_once = false;
+  auto* watch = app.add_subcommand(
+      "watch", "Check again whenever you save a file in puzzles/ (Ctrl-C to stop)");
+  watch->add_option("puzzle", watch_name,
+                    "Puzzle number or id to check (default: the puzzles whose files change)");
+  watch->add_option("--puzzles", watch_args.puzzles_dir,
+                    "Watch the stubs in this directory instead of puzzles/");
+  watch->add_option("--interval", watch_interval_ms, "Milliseconds between two looks at the files")
+      ->check(CLI::Range(20, 60000))
+      ->capture_default_str();
+  watch->add_flag("--once", watch_once, "Stop after the first check that a change started");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -242,8 +408,10 @@ int main(int argc, char** argv) {
     return usage_error(e.what());
   }
 
-  if (*list) return run_list();
+  if (*list) return run_list(list_dir);
   if (*show) return run_show(show_name);
   if (*check) return run_check(args);
-  return usage_error("choose a command: list, show or check");
+  if (*hint) return run_hint(hint_name, hint_number);
+  if (*watch) return run_watch(watch_args, watch_name, watch_interval_ms, watch_once);
+  return run_usage();
 }
