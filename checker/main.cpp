@@ -1,7 +1,10 @@
 // tilepuzzles: list the puzzles, show one, check the learner's kernels (or the solutions).
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/access_map.hpp"
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
 #include "checker/hints.hpp"
@@ -127,7 +131,28 @@ int run_list(const std::string& puzzles_dir) {
   return exit_pass;
 }
 
-int run_show(const std::string& name) {
+struct show_args {
+  std::string name;
+  std::string impl = "stub";
+  int case_number = 0;  // 1-based; 0: the first case with several programs
+  std::string program;  // "i,j": one program's map; empty: every program
+  std::string puzzles_dir;
+  std::string html;
+  std::string color = "auto";
+  bool run = true;
+};
+
+// Whether to colour the terminal maps: a terminal, and no NO_COLOR (https://no-color.org).
+bool use_color(const std::string& mode) {
+  if (mode != "auto") return mode == "always";
+  const char* no_color = std::getenv("NO_COLOR");
+  return ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
+
+int show_run(const tp::puzzle_spec& p, const show_args& args);
+
+int run_show(const show_args& args) {
+  const std::string& name = args.name;
   const tp::puzzle_spec* p = tp::find_puzzle(name);
   if (!p) return usage_error("unknown puzzle '" + name + "'. Puzzles: " + tp::puzzle_choices());
   std::ifstream doc(project_file(p->doc_file));
@@ -154,6 +179,46 @@ int run_show(const std::string& name) {
     std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
   std::printf("\ntolerance: rtol %g, atol %g\n", p->rtol, p->atol);
   for (const auto& b : p->budgets) std::printf("budget: %s\n", b.description.c_str());
+  if (!args.run) return exit_pass;
+  return show_run(*p, args);
+}
+
+// One run of the kernel, traced: the maps of what each program touched, and what went wrong.
+int show_run(const tp::puzzle_spec& p, const show_args& args) {
+  if (args.case_number < 0 || args.case_number > static_cast<int>(p.cases.size()))
+    return usage_error("--case " + std::to_string(args.case_number) + ": puzzle " +
+                       std::to_string(p.number) + " has cases 1 to " +
+                       std::to_string(p.cases.size()));
+  if (!args.puzzles_dir.empty()) {
+    if (auto problem = tp::check_puzzles_dir(args.puzzles_dir)) return usage_error(*problem);
+  }
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  const tp::impl which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
+  const std::size_t case_index =
+      args.case_number > 0 ? static_cast<std::size_t>(args.case_number - 1) : tp::default_case(p);
+  std::printf("\n--- What %s does (tilepuzzles show %d --case N --program i,j for others)\n",
+              which == tp::impl::stub ? "your kernel" : "the reference solution", p.number);
+  std::fflush(stdout);
+  auto result = tp::run_traced(p, which, modules, case_index);
+  if (auto* problem = std::get_if<tl::sim::diagnostic>(&result)) {
+    std::printf("%s\n", problem->message.c_str());
+    return exit_pass;
+  }
+  const tp::traced_run& run = std::get<tp::traced_run>(result);
+  int program = -1;
+  if (!args.program.empty()) {
+    std::string error;
+    const auto chosen = tp::parse_program(args.program, run.grid, error);
+    if (!chosen) return usage_error(error);
+    program = *chosen;
+  }
+  tp::render_options render;
+  render.color = use_color(args.color);
+  std::printf("%s", tp::render_maps(run, program, render).c_str());
+  if (run.problem) std::printf("\n%s\n", run.problem->message.c_str());
+  else std::printf("\nThis run is right: the outputs match the reference.%s\n",
+                   which == tp::impl::stub ? " 'tilepuzzles check' runs every case." : "");
   return exit_pass;
 }
 
@@ -349,9 +414,25 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "List the puzzles and how far you are with each");
   list->add_option("--puzzles", list_dir, "The stubs in this directory instead of puzzles/");
 
-  std::string show_name;
-  auto* show = app.add_subcommand("show", "Show a puzzle's statement, cases and budgets");
-  show->add_option("puzzle", show_name, "Puzzle number or id")->required();
+  show_args show_options;
+  auto* show = app.add_subcommand(
+      "show", "Show a puzzle's statement, cases and budgets, and a map of what the kernel touches");
+  show->add_option("puzzle", show_options.name, "Puzzle number or id")->required();
+  show->add_option("--impl", show_options.impl, "Whose kernel runs: stub (yours) or solution")
+      ->check(CLI::IsMember({"stub", "solution"}))
+      ->capture_default_str();
+  show->add_option("--case", show_options.case_number,
+                   "Which case to run, 1 to the number of cases (default: the first with several "
+                   "programs)");
+  show->add_option("--program", show_options.program,
+                   "One program's map, by its ids: 1 or 1,0 (default: every program)");
+  show->add_option("--puzzles", show_options.puzzles_dir,
+                   "Run the stub in this directory instead of puzzles/");
+  show->add_option("--color", show_options.color,
+                   "Colour the maps: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  show->add_flag("!--no-run", show_options.run, "Only the statement: do not run the kernel");
 
   std::string hint_name;
   int hint_number = 1;
@@ -409,7 +490,7 @@ int main(int argc, char** argv) {
   }
 
   if (*list) return run_list(list_dir);
-  if (*show) return run_show(show_name);
+  if (*show) return run_show(show_options);
   if (*check) return run_check(args);
   if (*hint) return run_hint(hint_name, hint_number);
   if (*watch) return run_watch(watch_args, watch_name, watch_interval_ms, watch_once);

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <regex>
+#include <sstream>
 #include <string>
 
 #include "checker/hints.hpp"
@@ -163,5 +164,80 @@ TEST_CASE("watch checks again when a file is saved, and Ctrl-C ends it cleanly",
                            "wait $pid; echo \"exit $?\"; cat " + shell_quote(out));
     CHECK_THAT(r.out, Catch::Contains("exit 0"));
     CHECK_THAT(r.out, Catch::Contains("Stopped watching."));
+  }
+}
+
+namespace {
+
+// The rows of the map of `buffer` in show's plain output.
+std::vector<std::string> map_rows(const std::string& out, const std::string& buffer) {
+  std::vector<std::string> rows;
+  std::istringstream in(out);
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(buffer + ": float32 ", 0) == 0) {
+      inside = true;
+      continue;
+    }
+    if (!inside) continue;
+    // A row is its cells, with blanks only after the last element of a wrapped 1-D buffer.
+    const std::size_t end = line.find_last_not_of(' ');
+    if (line.size() < 3 || line.rfind("  ", 0) != 0 || end == std::string::npos ||
+        line.substr(2, end - 1).find(' ') != std::string::npos)
+      break;
+    rows.push_back(line.substr(2));
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("show maps which program touched which elements, and what went wrong", "[ux][show]") {
+  const std::string dir = fresh_dir("show");
+  const tp::puzzle_spec& p = puzzle("vector-add");
+  SECTION("the reference solution: four programs of 32, the tail masked, nothing wrong") {
+    const auto r = run_cli("show 3 --impl solution --case 4");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("case 4 of 6: N0=100, B0=32, order forward"));
+    const auto z = map_rows(r.out, "z");
+    REQUIRE(z.size() == 2);
+    CHECK(z[0] == std::string(32, '0') + std::string(32, '1'));
+    CHECK(z[1] == std::string(32, '2') + std::string(4, '3') + std::string(28, ' '));
+    CHECK_THAT(r.out, Catch::Contains("28 masked-off lanes point outside x"));
+    CHECK_THAT(r.out, Catch::Contains("This run is right"));
+    CHECK(r.out.find('\033') == std::string::npos);  // not a terminal: plain text
+  }
+  SECTION("one program's map") {
+    const auto r = run_cli("show 3 --impl solution --case 4 --program 1");
+    CHECK(r.exit_code == 0);
+    const auto x = map_rows(r.out, "x");
+    REQUIRE(x.size() == 2);
+    CHECK(x[0] == std::string(32, '.') + std::string(32, 'L'));
+    CHECK(x[1] == std::string(36, '.') + std::string(28, ' '));
+    CHECK(map_rows(r.out, "z")[0] == std::string(32, '.') + std::string(32, 'S'));
+  }
+  SECTION("a kernel without masks: the lanes out of bounds and the cells never written") {
+    write_text(dir + "/" + stub_name(p), replace_all(solved_stub(p), ", mask)", ")"));
+    const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("out of bounds: program (3, 0, 0) loads 28 lanes outside"));
+    const auto z = map_rows(r.out, "z");
+    REQUIRE(z.size() == 2);
+    CHECK(z[1] == std::string(32, '2') + "####" + std::string(28, ' '));
+    CHECK_THAT(r.out, Catch::Contains("out-of-bounds: program (3, 0, 0)"));
+  }
+  SECTION("colour only when asked for or on a terminal, never with NO_COLOR") {
+    CHECK(run_cli("show 3 --impl solution --color always").out.find("\033[") != std::string::npos);
+    CHECK(run_cli("show 3 --impl solution").out.find('\033') == std::string::npos);
+    CHECK(run_cli("show 3 --impl solution --color always --no-run").out.find('\033') ==
+          std::string::npos);
+  }
+  SECTION("a program or a case that does not exist is a usage error") {
+    auto r = run_cli("show 3 --impl solution --case 4 --program 4");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("program ids go from (0, 0, 0) to (3, 0, 0)"));
+    r = run_cli("show 3 --case 7");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("has cases 1 to 6"));
   }
 }
