@@ -66,8 +66,9 @@ std::size_t default_case(const puzzle_spec& spec) {
 
 std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec, impl which,
                                                          const module_options& modules,
-                                                         std::size_t case_index,
-                                                         std::uint64_t seed) {
+                                                         std::size_t case_index, std::uint64_t seed,
+                                                         std::optional<std::size_t> kernel_index,
+                                                         tl::sim::order order) {
   const module_ref ref{&spec, which, backend::simulator};
   if (modules.build) {
     auto built = build_modules({ref}, modules);
@@ -83,8 +84,8 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
   run.kernel_file = shown_kernel_file(spec, which, modules);
   run.case_index = case_index;
   run.sizes = spec.cases[case_index];
-  const auto k = kernel_for_case(spec, case_index);
-  if (!k) {
+  const auto k = kernel_index ? kernel_index : kernel_for_case(spec, case_index);
+  if (!k || *k >= spec.kernels.size()) {
     tl::sim::diagnostic d;
     d.kind = tl::sim::kind::crash;
     d.message = "no block sizes of this puzzle fit this case";
@@ -102,6 +103,9 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
   tl::sim::access_trace trace;
   tl::sim::launch_options options;
   options.trace = &trace;
+  options.order = order;
+  options.seed = mix_seed(seed, case_index, 0x5eed);  // the shuffled order `check` runs
+  run.order = tl::sim::order_name(order);
   const auto launcher = reinterpret_cast<sim_launcher>(launchers[*k]);
   const sim_outcome out = launcher(request, options);
   run.entries = trace.entries();
@@ -240,53 +244,48 @@ char program_symbol(int linear) {
 
 namespace {
 
-// A buffer as rows and columns: the last axis across, the others down; a 1-D buffer wraps.
-struct layout {
-  long long rows = 1, cols = 1;
-  long long shown_rows = 1, shown_cols = 1;
-};
-
-layout layout_of(const buffer_view& v, int max_rows, int max_cols) {
-  layout l;
-  const long long n = static_cast<long long>(v.cells.size());
-  if (v.shape.size() <= 1) {
-    l.cols = std::min<long long>(std::max<long long>(n, 1), max_cols);
-    l.rows = (n + l.cols - 1) / l.cols;
-  } else {
-    l.cols = v.shape.back();
-    l.rows = n / std::max<long long>(1, l.cols);
-  }
-  l.rows = std::max<long long>(l.rows, 1);
-  l.shown_rows = std::min<long long>(l.rows, max_rows);
-  l.shown_cols = std::min<long long>(l.cols, max_cols);
-  return l;
-}
-
-cell cell_at(const buffer_view& v, const layout& l, long long r, long long c) {
-  const long long r0 = r * l.rows / l.shown_rows, r1 = (r + 1) * l.rows / l.shown_rows;
-  const long long c0 = c * l.cols / l.shown_cols, c1 = (c + 1) * l.cols / l.shown_cols;
-  cell out;
-  out.state = cell_state::none;
-  for (long long i = r0; i < r1; ++i)
-    for (long long j = c0; j < c1; ++j) {
-      const long long e = i * l.cols + j;
-      if (e < static_cast<long long>(v.cells.size())) out = merge(out, v.cells[e]);
-    }
-  return out;
-}
-
 std::string shape_string(const std::vector<long long>& shape) {
   std::string s = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + "]";
 }
 
+}  // namespace
+
+map_grid grid_of(const buffer_view& v, int max_rows, int max_cols) {
+  map_grid g;
+  const long long n = static_cast<long long>(v.cells.size());
+  if (v.shape.size() <= 1) {
+    g.cols = std::min<long long>(std::max<long long>(n, 1), max_cols);
+    g.rows = (n + g.cols - 1) / g.cols;
+  } else {
+    g.cols = std::max<long long>(1, v.shape.back());
+    g.rows = n / g.cols;
+  }
+  g.rows = std::max<long long>(g.rows, 1);
+  g.shown_rows = std::min<long long>(g.rows, max_rows);
+  g.shown_cols = std::min<long long>(g.cols, max_cols);
+  g.cells.reserve(static_cast<std::size_t>(g.shown_rows * g.shown_cols));
+  for (long long r = 0; r < g.shown_rows; ++r)
+    for (long long c = 0; c < g.shown_cols; ++c) {
+      const long long r0 = r * g.rows / g.shown_rows, r1 = (r + 1) * g.rows / g.shown_rows;
+      const long long c0 = c * g.cols / g.shown_cols, c1 = (c + 1) * g.cols / g.shown_cols;
+      cell out;
+      out.state = cell_state::none;
+      for (long long i = r0; i < r1; ++i)
+        for (long long j = c0; j < c1; ++j) {
+          const long long e = i * g.cols + j;
+          if (e < n) out = merge(out, v.cells[e]);
+        }
+      g.cells.push_back(out);
+    }
+  return g;
+}
+
 std::string program_name(const std::array<int, 3>& grid, int linear) {
   return tl::sim::program_string(std::array<int, 3>{linear % grid[0], (linear / grid[0]) % grid[1],
                                                     linear / (grid[0] * grid[1])});
 }
-
-}  // namespace
 
 std::string render_maps(const traced_run& run, int program, const render_options& options) {
   std::ostringstream s;
@@ -320,7 +319,7 @@ std::string render_maps(const traced_run& run, int program, const render_options
 
   for (std::size_t t = 0; t < views.size(); ++t) {
     const buffer_view& v = views[t];
-    const layout l = layout_of(v, options.max_rows, options.max_cols);
+    const map_grid l = grid_of(v, options.max_rows, options.max_cols);
     s << "\n" << v.name << ": float32 " << shape_string(v.shape) << ", "
       << (v.output ? "output" : "input");
     if (l.shown_rows != l.rows || l.shown_cols != l.cols)
@@ -332,7 +331,7 @@ std::string render_maps(const traced_run& run, int program, const render_options
     for (long long r = 0; r < l.shown_rows; ++r) {
       s << "  ";
       for (long long c = 0; c < l.shown_cols; ++c) {
-        const cell x = cell_at(v, l, r, c);
+        const cell x = l.cells[static_cast<std::size_t>(r * l.shown_cols + c)];
         char ch = ' ';
         std::string code;
         switch (x.state) {

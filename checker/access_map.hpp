@@ -41,10 +41,11 @@ std::size_t default_case(const puzzle_spec& spec);
 // Runs case `case_index` of the puzzle's kernel once (the first block sizes that fit the case,
 // programs in forward order) with the access trace on. The kernel's module is built first when
 // `modules.build`; a kernel that does not compile gives its compile-error diagnostic.
-std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec, impl which,
-                                                         const module_options& modules,
-                                                         std::size_t case_index,
-                                                         std::uint64_t seed = 0);
+// `kernel_index` and `order` pick another run, such as the one a check failed on.
+std::variant<traced_run, tl::sim::diagnostic> run_traced(
+    const puzzle_spec& spec, impl which, const module_options& modules, std::size_t case_index,
+    std::uint64_t seed = 0, std::optional<std::size_t> kernel_index = std::nullopt,
+    tl::sim::order order = tl::sim::order::forward);
 
 // What one element looks like in a map.
 enum class cell_state : unsigned char { none, untouched, masked, loaded, stored, loaded_stored };
@@ -73,9 +74,23 @@ struct buffer_view {
 // The maps of every buffer, for one program (its linear id) or for all (-1).
 std::vector<buffer_view> views_of(const traced_run& run, int program);
 
+// A buffer drawn as rows and columns (the last axis across, the others down; a 1-D buffer
+// wraps), in at most max_rows x max_cols cells: a cell of a large buffer merges what happened to
+// any of its elements.
+struct map_grid {
+  long long rows = 1, cols = 1;              // elements
+  long long shown_rows = 1, shown_cols = 1;  // cells
+  std::vector<cell> cells;                   // shown_rows x shown_cols, row-major
+  bool summarized() const { return rows != shown_rows || cols != shown_cols; }
+};
+map_grid grid_of(const buffer_view& view, int max_rows, int max_cols);
+
 // "(1, 0, 0)" -> linear id in the run's grid; nullopt with `error` set when it is not one.
 std::optional<int> parse_program(const std::string& text, const std::array<int, 3>& grid,
                                  std::string& error);
+
+// "(1, 0, 0)" for a linear id in `grid`.
+std::string program_name(const std::array<int, 3>& grid, int linear);
 
 // The character a program is drawn with: 0-9, a-z, A-Z, then again.
 char program_symbol(int linear);

@@ -17,6 +17,7 @@
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
 #include "checker/hints.hpp"
+#include "checker/html_report.hpp"
 #include "checker/isolate.hpp"
 #include "checker/modules.hpp"
 #include "checker/progress.hpp"
@@ -201,9 +202,24 @@ int show_run(const tp::puzzle_spec& p, const show_args& args) {
               which == tp::impl::stub ? "your kernel" : "the reference solution", p.number);
   std::fflush(stdout);
   auto result = tp::run_traced(p, which, modules, case_index);
+  tp::html_section section;
+  section.spec = &p;
+  section.kernel_file = tp::shown_kernel_file(p, which, modules);
+  auto write_html = [&]() -> int {
+    if (args.html.empty()) return exit_pass;
+    const std::string title = "tilepuzzles show " + std::to_string(p.number) + " (" + p.id + ")";
+    if (auto error = tp::write_file(args.html, tp::html_page(title, {section}))) {
+      std::cerr << "tilepuzzles: --html: " << *error << "\n";
+      return exit_fail;
+    }
+    std::printf("\nThe HTML report: %s\n", args.html.c_str());
+    return exit_pass;
+  };
   if (auto* problem = std::get_if<tl::sim::diagnostic>(&result)) {
     std::printf("%s\n", problem->message.c_str());
-    return exit_pass;
+    section.verdict = "FAILED " + problem->kind;
+    section.problem = *problem;
+    return write_html();
   }
   const tp::traced_run& run = std::get<tp::traced_run>(result);
   int program = -1;
@@ -219,7 +235,13 @@ int show_run(const tp::puzzle_spec& p, const show_args& args) {
   if (run.problem) std::printf("\n%s\n", run.problem->message.c_str());
   else std::printf("\nThis run is right: the outputs match the reference.%s\n",
                    which == tp::impl::stub ? " 'tilepuzzles check' runs every case." : "");
-  return exit_pass;
+  section.problem = run.problem;
+  section.verdict = !run.problem ? "right on this case"
+                    : run.problem->kind == std::string(tl::sim::kind::not_solved)
+                        ? "not solved"
+                        : "FAILED " + run.problem->kind;
+  section.run = run;
+  return write_html();
 }
 
 struct check_args {
@@ -233,7 +255,57 @@ struct check_args {
   bool isolate = true;
   std::string puzzles_dir;
   bool build = true;
+  std::string html;
 };
+
+// The HTML report of a check: each puzzle's verdict, and for a kernel that failed at run time
+// the maps of the run it failed on (found again in this process: the kernel already ran to the
+// end of that run in its child, so it neither crashes nor hangs there).
+tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated_report& r,
+                                 const tp::check_options& options) {
+  tp::html_section section;
+  section.spec = &spec;
+  section.kernel_file = tp::shown_kernel_file(spec, options.which, options.modules);
+  const std::string kind = tp::kind_of_report_line(r.line);
+  if (r.status == tp::status::solved) {
+    section.verdict = "solved";
+    return section;
+  }
+  if (r.status == tp::status::not_solved) {
+    section.verdict = "not solved";
+    section.note = "The kernel stores nothing yet: write it in " + section.kernel_file + ".";
+    return section;
+  }
+  section.verdict = "FAILED " + kind;
+  tl::sim::diagnostic d;
+  d.kind = kind;
+  d.message = r.details;
+  section.problem = d;
+  if (kind == tl::sim::kind::crash || kind == tl::sim::kind::op_budget ||
+      kind == tl::sim::kind::compile_error) {
+    section.note = "No maps for a " + kind + ".";
+    return section;
+  }
+  tp::check_options again = options;
+  again.gpu = false;
+  const tp::puzzle_report report = tp::check_puzzle(spec, again);
+  if (report.passed() || report.diagnostics.empty()) return section;
+  section.problem = report.diagnostics.front();
+  std::size_t case_index = 0, kernel_index = 0;
+  while (case_index < spec.cases.size() && spec.cases[case_index] != report.sizes) ++case_index;
+  while (kernel_index < spec.kernels.size() && spec.kernels[kernel_index].blocks != report.blocks)
+    ++kernel_index;
+  if (case_index == spec.cases.size() || kernel_index == spec.kernels.size()) return section;
+  tl::sim::order order = tl::sim::order::forward;
+  if (report.order == "reverse") order = tl::sim::order::reverse;
+  if (report.order == "shuffle") order = tl::sim::order::shuffle;
+  tp::module_options no_build = options.modules;
+  no_build.build = false;
+  auto run = tp::run_traced(spec, options.which, no_build, case_index, options.seed, kernel_index,
+                            order);
+  if (auto* traced = std::get_if<tp::traced_run>(&run)) section.run = std::move(*traced);
+  return section;
+}
 
 // The report of a puzzle that was not checked because its module could not be built.
 tp::isolated_report unchecked(const tp::puzzle_spec& spec, const tp::check_options& options,
@@ -319,6 +391,14 @@ int run_check(const check_args& args) {
       std::fflush(stdout);
     }
     reports.push_back(std::move(r));
+  }
+
+  if (!args.html.empty()) {
+    std::vector<tp::html_section> sections;
+    for (std::size_t i = 0; i < chosen.size(); ++i)
+      sections.push_back(html_section_of(*chosen[i], reports[i], options));
+    if (auto error = tp::write_file(args.html, tp::html_page("tilepuzzles check", sections)))
+      std::cerr << "tilepuzzles: --html: " << *error << "\n";
   }
 
   int solved = 0;
@@ -432,6 +512,8 @@ int main(int argc, char** argv) {
                    "Colour the maps: auto (on a terminal, unless NO_COLOR is set), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  show->add_option("--html", show_options.html,
+                   "Also write the maps and the diagnostic as one HTML page to this file");
   show->add_flag("!--no-run", show_options.run, "Only the statement: do not run the kernel");
 
   std::string hint_name;
@@ -461,6 +543,8 @@ int main(int argc, char** argv) {
                   "Check in this process (for a debugger) instead of a child process");
   check->add_option("--puzzles", args.puzzles_dir,
                     "Check the stubs in this directory instead of puzzles/ (a student's copy)");
+  check->add_option("--html", args.html,
+                    "Also write an HTML report (maps, diagnostics, kernel lines) to this file");
   check->add_flag("!--no-build", args.build,
                   "Do not compile: refuse a puzzle whose file changed since it was compiled");
 
