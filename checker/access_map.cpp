@@ -103,6 +103,7 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
   tl::sim::access_trace trace;
   tl::sim::launch_options options;
   options.trace = &trace;
+  options.print_output = &run.printed;
   options.order = order;
   options.seed = mix_seed(seed, case_index, 0x5eed);  // the shuffled order `check` runs
   run.order = tl::sim::order_name(order);

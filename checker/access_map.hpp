@@ -31,6 +31,7 @@ struct traced_run {
   std::vector<tl::sim::access_trace::entry> entries;
   bool truncated = false;
   long long programs_run = 0;
+  std::string printed;                     // what the kernel's tl::print calls printed
   std::string label() const;               // "case 2 of 6: N0=100, B0=32, order forward"
   long long program_count() const { return 1LL * grid[0] * grid[1] * grid[2]; }
 };

@@ -232,6 +232,12 @@ int show_run(const tp::puzzle_spec& p, const show_args& args) {
   tp::render_options render;
   render.color = use_color(args.color);
   std::printf("%s", tp::render_maps(run, program, render).c_str());
+  if (!run.printed.empty()) {
+    constexpr std::size_t most = 64 * 1024;
+    std::printf("\nWhat tl::print printed (? poison, - masked off):\n%s%s",
+                run.printed.substr(0, most).c_str(),
+                run.printed.size() > most ? "... (cut here: print less)\n" : "");
+  }
   if (run.problem) std::printf("\n%s\n", run.problem->message.c_str());
   else std::printf("\nThis run is right: the outputs match the reference.%s\n",
                    which == tp::impl::stub ? " 'tilepuzzles check' runs every case." : "");

@@ -46,6 +46,7 @@ void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& o
   ctx.grid = grid;
   ctx.op_budget = options.op_budget;
   ctx.trace = options.trace;
+  ctx.print_output = options.print_output;
 }
 
 void enter_program(context& ctx, int linear) {

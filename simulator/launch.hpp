@@ -24,6 +24,7 @@ struct launch_options {
   std::uint64_t seed = 0;                     // for order::shuffle
   unsigned long long op_budget = 1ull << 20;  // tile operations one program may run
   access_trace* trace = nullptr;  // when set, records every lane of every load and store
+  std::string* print_output = nullptr;  // when set, collects what tl::print prints
 };
 
 struct launch_result {

@@ -226,6 +226,22 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     CHECK(z[1] == std::string(32, '2') + "####" + std::string(28, ' '));
     CHECK_THAT(r.out, Catch::Contains("out-of-bounds: program (3, 0, 0)"));
   }
+  SECTION("what tl::print printed, after the maps; check prints none of it") {
+    const std::string kernel = solved_stub(p);
+    const std::size_t line_end = kernel.find('\n', kernel.find("auto offsets ="));
+    write_text(dir + "/" + stub_name(p), kernel.substr(0, line_end + 1) +
+                                             "    tl::print(\"offsets\", offsets);\n" +
+                                             kernel.substr(line_end + 1));
+    const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("What tl::print printed"));
+    CHECK_THAT(r.out, Catch::Contains("[program (3, 0, 0)] "));
+    CHECK_THAT(r.out, Catch::Contains("offsets: int32 [32] = [96, 97, 98, 99, 100,"));
+    CHECK_THAT(r.out, Catch::Contains("This run is right"));
+    const auto check = run_cli("check 3 --puzzles " + dir);
+    CHECK(check.exit_code == 0);
+    CHECK_THAT(check.out, !Catch::Contains("[program "));
+  }
   SECTION("colour only when asked for or on a terminal, never with NO_COLOR") {
     CHECK(run_cli("show 3 --impl solution --color always").out.find("\033[") != std::string::npos);
     CHECK(run_cli("show 3 --impl solution").out.find('\033') == std::string::npos);
