@@ -1,9 +1,14 @@
 // tilepuzzles: list the puzzles, show one, check the learner's kernels (or the solutions).
 #include <CLI/CLI.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <optional>
 #include <cstdio>
@@ -141,6 +146,7 @@ struct show_args {
   std::string html;
   std::string color = "auto";
   bool run = true;
+  double timeout = 60;
 };
 
 // Whether to colour the terminal maps: a terminal, and no NO_COLOR (https://no-color.org).
@@ -151,6 +157,43 @@ bool use_color(const std::string& mode) {
 }
 
 int show_run(const tp::puzzle_spec& p, const show_args& args);
+
+// show_run in a child process: a kernel that crashes or never ends is reported, as `check` does,
+// instead of taking `show` down with it. The child prints and writes the HTML itself.
+int show_run_isolated(const tp::puzzle_spec& p, const show_args& args) {
+  std::fflush(stdout);
+  const pid_t child = ::fork();
+  if (child < 0) return show_run(p, args);
+  if (child == 0) {
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
+    const int rc = show_run(p, args);
+    std::fflush(nullptr);
+    ::_exit(rc);
+  }
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration<double>(args.timeout);
+  int wstatus = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(child, &wstatus, WNOHANG);
+    if (done == child) break;
+    if (done < 0 && errno != EINTR) return exit_fail;
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &wstatus, 0);
+      std::printf("\nop-budget: the run did not finish within %g s. Is there a loop that never "
+                  "ends? 'tilepuzzles check %d' says where it stopped.\n", args.timeout, p.number);
+      return exit_fail;
+    }
+    ::usleep(20000);
+  }
+  if (WIFSIGNALED(wstatus)) {
+    std::printf("\ncrash: the kernel crashed with signal %d (%s) while show ran it. "
+                "'tilepuzzles check %d' says where.\n",
+                WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)), p.number);
+    return exit_fail;
+  }
+  return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : exit_fail;
+}
 
 int run_show(const show_args& args) {
   const std::string& name = args.name;
@@ -181,7 +224,7 @@ int run_show(const show_args& args) {
   std::printf("\ntolerance: rtol %g, atol %g\n", p->rtol, p->atol);
   for (const auto& b : p->budgets) std::printf("budget: %s\n", b.description.c_str());
   if (!args.run) return exit_pass;
-  return show_run(*p, args);
+  return show_run_isolated(*p, args);
 }
 
 // One run of the kernel, traced: the maps of what each program touched, and what went wrong.
@@ -439,7 +482,7 @@ int run_check(const check_args& args) {
       int overall = 0;
       for (const tp::puzzle_spec* p : tp::all_puzzles())
         overall += tp::progress_of(*p, options.modules).state == tp::progress::solved;
-      std::printf("Overall: %d of %zu puzzles solved ('tilepuzzles list' shows each).\n", overall,
+      std::printf("Overall, %d of %zu puzzles are solved; 'tilepuzzles list' shows each.\n", overall,
                   tp::all_puzzles().size());
     }
   }
@@ -520,6 +563,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   show->add_option("--html", show_options.html,
                    "Also write the maps and the diagnostic as one HTML page to this file");
+  show->add_option("--timeout", show_options.timeout, "Seconds the run may take before it is stopped")
+      ->check(CLI::Range(1.0, 86400.0).description("between 1 and 86400 seconds"))
+      ->capture_default_str();
   show->add_flag("!--no-run", show_options.run, "Only the statement: do not run the kernel");
 
   std::string hint_name;

@@ -104,7 +104,7 @@ TEST_CASE("list shows each puzzle's state from its last check", "[ux][modules]")
   write_text(dir + "/" + stub_name(solved), solved_stub(solved));
   r = run_cli("check --puzzles " + dir + " 1 2 3 4");
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains("Overall: 1 of " + std::to_string(tp::all_puzzles().size())));
+  CHECK_THAT(r.out, Catch::Contains("Overall, 1 of " + std::to_string(tp::all_puzzles().size())));
 
   r = run_cli("list --puzzles " + dir);
   CHECK(r.exit_code == 0);
@@ -241,6 +241,17 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     const auto check = run_cli("check 3 --puzzles " + dir);
     CHECK(check.exit_code == 0);
     CHECK_THAT(check.out, !Catch::Contains("[program "));
+  }
+  SECTION("a kernel that crashes is reported, and show ends cleanly") {
+    const std::string kernel = solved_stub(p);
+    const std::size_t line_end = kernel.find('\n', kernel.find("auto offsets ="));
+    write_text(dir + "/" + stub_name(p), "#include <cstdlib>\n" + kernel.substr(0, line_end + 1) +
+                                             "    if (tl::program_id(0) == 1) std::abort();\n" +
+                                             kernel.substr(line_end + 1));
+    const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("crash: the kernel crashed with signal 6"));
+    CHECK_THAT(r.out, Catch::Contains("'tilepuzzles check 3' says where"));
   }
   SECTION("colour only when asked for or on a terminal, never with NO_COLOR") {
     CHECK(run_cli("show 3 --impl solution --color always").out.find("\033[") != std::string::npos);
