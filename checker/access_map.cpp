@@ -296,7 +296,8 @@ std::string render_maps(const traced_run& run, int program, const render_options
     return options.color && !code.empty() ? "\033[" + code + "m" + text + "\033[0m" : text;
   };
   s << "Run: " << run.kernel_file << ", " << run.label() << ", grid [" << run.grid[0] << ", "
-    << run.grid[1] << ", " << run.grid[2] << "] (" << run.program_count() << " programs)\n";
+    << run.grid[1] << ", " << run.grid[2] << "] (" << run.program_count()
+    << (run.program_count() == 1 ? " program)\n" : " programs)\n");
   if (all) {
     s << "Maps of every program: each element shows the program that stored it (or loaded it):";
     const long long shown = std::min<long long>(run.program_count(), 12);
