@@ -412,6 +412,13 @@ std::string shown_kernel_file(const puzzle_spec& spec, impl which, const module_
   return paths_of(ref, options).shown_kernel_file;
 }
 
+module_files files_of(const module_ref& ref, const module_options& options) {
+  const module_paths p = paths_of(ref, options);
+  return {p.kernel_file, p.prefix};
+}
+
+std::string stubs_dir(const module_options& options) { return tree_for(options).puzzles_dir; }
+
 bool gpu_enabled(const puzzle_spec& spec) {
   std::istringstream list(TILEPUZZLES_GPU_PUZZLES);
   const std::string stem = stem_of(spec);

@@ -59,6 +59,14 @@ inline void for_each_pos(F&& f) {
 
 }  // namespace detail
 
+}  // namespace TL_ABI
+}  // namespace tl
+
+#include "simulator/trace_hook.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+
 namespace layouts {
 // The simulator has one layout: every tile holds all its elements, row-major.
 struct flat {};
@@ -228,6 +236,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
+  if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, false);
   const Elem* data = static_cast<const Elem*>(buf->data());
   const int me = ctx.linear_program;
 
@@ -286,6 +295,7 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
+  if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, true);
   Elem* data = static_cast<Elem*>(buf->data());
   const int me = ctx.linear_program;
 

@@ -12,6 +12,8 @@
 
 namespace tl::sim {
 
+class access_trace;
+
 struct context {
   std::array<int, 3> program{0, 0, 0};
   std::array<int, 3> grid{1, 1, 1};
@@ -19,6 +21,8 @@ struct context {
   unsigned long long ops = 0;
   unsigned long long op_budget = 0;
   std::source_location last_op{};
+  access_trace* trace = nullptr;  // set when the launch records which elements programs touch
+  std::string* print_output = nullptr;  // where tl::print writes, when the launch collects it
 
   // Counts one tile operation against the program's budget: a loop that never ends stops here.
   void tick(const std::source_location& loc);

@@ -94,7 +94,6 @@ TEST_CASE("A bad flag or a bad value is a usage error", "[cli]") {
   SECTION("a seed that is not a number") { args = "check --seed abc", culprit = "abc"; }
   SECTION("a timeout that is not positive") { args = "check --timeout 0", culprit = "--timeout"; }
   SECTION("show without a puzzle") { args = "show", culprit = "puzzle"; }
-  SECTION("no command at all") { args = "", culprit = "subcommand"; }
   const auto r = run_cli(args);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("tilepuzzles: "));

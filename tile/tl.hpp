@@ -22,4 +22,5 @@
 #endif
 
 #include "tile/ops.hpp"
+#include "tile/print.hpp"
 #include "tile/tile.hpp"
