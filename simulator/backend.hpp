@@ -1,18 +1,29 @@
 // The CPU backend of `tl`, the hooks of tile/ops.hpp: data tiles hold every element with a
-// poison bit, and every load and store is checked lane by lane against the buffer its pointer
+// poison bit, and every lane of every load and store is checked against the buffer its pointer
 // came from. The public operations themselves (their signatures, static_asserts and source-line
 // defaults) are declared once, in tile/ops.hpp.
+//
+// Each operation has two paths that compute the same thing. In bulk: every lane of an expression
+// evaluated at once (simulator/batch.hpp), a tile's offsets checked against the buffer as a whole,
+// its shadow state checked and then updated in loops over contiguous runs of elements. Lane by
+// lane: the reference, which also words every diagnostic. The bulk path has no side effects until
+// it has found the whole operation clean; whenever something is wrong (a lane out of bounds,
+// poison, a race, an evaluation that raised), it leaves everything as it was and the lane-by-lane
+// path runs the operation instead and reports exactly what it always reported.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <source_location>
 #include <type_traits>
 
+#include "simulator/batch.hpp"
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
+#include "simulator/dot.hpp"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
@@ -104,8 +115,9 @@ void fill(basic_tile<T, S, L>& t, T v) {
   t.storage.poison.fill(false);
 }
 
+// Lane by lane: the reference for assign_in_bulk, and what reports a lane it cannot hold.
 template <class T, class S, class L, class E>
-void assign(basic_tile<T, S, L>& t, const E& e) {
+void assign_lane_by_lane(basic_tile<T, S, L>& t, const E& e) {
   using ES = shape_of_t<E>;
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto q = broadcast_pos<ES, S>(p);
@@ -124,6 +136,36 @@ void assign(basic_tile<T, S, L>& t, const E& e) {
     }
     t.storage.poison[i] = e.poison(q);
   });
+}
+
+// Every lane at once; false (with t in no particular state) when a lane needs the lane-by-lane
+// path's report.
+template <class T, class S, class L, class E>
+bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
+  try {
+    const batch::values_t<E> v(e);
+    using V = batch::values_t<E>;
+    bool outside = false;
+    T* values = t.storage.values.data();
+    batch::for_each_broadcast<S>(v, [&](long long o, typename V::lane x) {
+      if constexpr (is_integer_lane_v<T> && is_integer_lane_v<typename V::lane>) {
+        outside |= (x < std::numeric_limits<T>::min()) | (x > std::numeric_limits<T>::max());
+        values[o] = static_cast<T>(x);
+      } else {
+        values[o] = op::cast_to<T>{}(x);
+      }
+    });
+    if (outside) return false;
+    batch::broadcast_poison<S>(v, t.storage.poison.data());
+    return true;
+  } catch (const sim::kernel_error&) {
+    return false;
+  }
+}
+
+template <class T, class S, class L, class E>
+void assign(basic_tile<T, S, L>& t, const E& e) {
+  if (!assign_in_bulk(t, e)) assign_lane_by_lane(t, e);
 }
 
 template <class T, class S, class L, int R>
@@ -217,21 +259,346 @@ long long lane_offset(const PE& pe, const pos<S::rank>& p, long long i, const si
 
 }  // namespace detail
 
+// ---------------------------------------------------------------------------------------------
+// Load and store in bulk
+
+namespace detail {
+
+// Where the active lanes of one load or store go. Either whole rows (every lane on, and the lanes
+// of each row along the innermost axis address consecutive elements: `rows` runs of `row`
+// elements from starts[r]), or a list of single lanes: the active ones, in lane order.
+template <class S>
+struct tile_access {
+  static constexpr long long lanes = S::size;
+  static constexpr long long row = S::rank > 0 ? S::dim(S::rank - 1) : 1;
+  static constexpr long long rows = lanes / row;
+
+  bool whole_rows = false;
+  batch::lane_array<long long, rows> starts;
+  // Lane by lane (whole_rows false): which lanes are on, each one's offset, and the offsets of
+  // the active lanes in lane order.
+  batch::lane_array<bool, lanes> on;
+  batch::lane_array<long long, lanes> offset;
+  batch::lane_array<long long, lanes> active_offset;
+  long long active = 0;
+};
+
+template <class E>
+struct is_mask_and : std::false_type {};
+template <class A, class B>
+struct is_mask_and<binary_expr<op::bit_and, A, B>>
+    : std::bool_constant<std::is_same_v<value_of_t<binary_expr<op::bit_and, A, B>>, bool>> {};
+
+template <class E>
+struct is_expand : std::false_type {};
+template <int Axis, class A>
+struct is_expand<expand_expr<Axis, A>> : std::true_type {};
+
+// Whether every lane of a mask is on (and none is poison), looking at the pieces of `a & b`
+// separately: a row mask and a column mask are checked without forming the tile they make.
+template <class M>
+bool mask_all_on(const M& m) {
+  if constexpr (is_mask_and<M>::value) {
+    return mask_all_on(m.a) && mask_all_on(m.b);
+  } else if constexpr (is_expand<M>::value) {
+    return mask_all_on(m.a);
+  } else {
+    const batch::values_t<M> v(m);
+    using V = batch::values_t<M>;
+    if (v.any_poison()) return false;
+    bool all = true;
+    for (long long i = 0; i < V::shape::size; ++i) all &= static_cast<bool>(batch::lane_at(v, i));
+    return all;
+  }
+}
+
+// S with its innermost axis of size 1: one lane per row.
+template <class S, std::size_t... I>
+auto rows_shape(std::index_sequence<I...>)
+    -> shape<(static_cast<int>(I) + 1 == S::rank ? 1 : S::dims[I])...>;
+template <class S>
+using rows_shape_t = decltype(rows_shape<S>(std::make_index_sequence<S::rank>{}));
+
+// Offsets of the form a + b where a is constant along each row and b varies only along it
+// (rows.col() * T + cols.row(), pid * B + tl::arange<B>()).
+template <class S, class A>
+constexpr bool constant_along_rows() {
+  using VA = typename batch::values_t<A>::shape;
+  return VA::rank == 0 || VA::dim(VA::rank - 1) == 1;
+}
+template <class S, class B>
+constexpr bool varies_only_along_rows() {
+  using VB = typename batch::values_t<B>::shape;
+  for (int i = 0; i + 1 < VB::rank; ++i)
+    if (VB::dim(i) != 1) return false;
+  return true;
+}
+
+// Offsets a + b as above: each row's start when every row addresses consecutive elements inside
+// the buffer and inside int32, computed per row and per column instead of per lane. False when
+// that is not so (the caller then looks lane by lane).
+template <class S, class A, class B>
+bool outer_sum_starts(const A& a, const B& b, long long base, long long count,
+                      long long* starts) {
+  const batch::values_t<A> va(a);
+  const batch::values_t<B> vb(b);
+  using VA = batch::values_t<A>;
+  using VB = batch::values_t<B>;
+  constexpr long long row = tile_access<S>::row;
+  constexpr long long small = 1LL << 40;  // far from wrapping around in 64 bits
+  if (va.any_poison() || vb.any_poison()) return false;
+  bool bad = false;
+  for (long long i = 0; i < VB::shape::size; ++i) {
+    const long long v = static_cast<long long>(batch::lane_at(vb, i));
+    bad |= (v < -small) | (v > small);
+  }
+  const long long b0 = static_cast<long long>(batch::lane_at(vb, 0));
+  if constexpr (VB::shape::size == row) {
+    for (long long c = 0; c < row; ++c)
+      bad |= static_cast<long long>(batch::lane_at(vb, c)) != b0 + c;
+  } else {
+    bad |= row != 1;
+  }
+  if (bad) return false;
+  batch::broadcast_loop<rows_shape_t<S>, typename VA::shape>::run([&](long long r, long long i) {
+    const long long v = static_cast<long long>(batch::lane_at(va, i));
+    const long long first = v + b0, last = first + row - 1;
+    bad |= (v < -small) | (v > small) |
+           (first < std::numeric_limits<int>::min()) | (last > std::numeric_limits<int>::max()) |
+           (base + first < 0) | (base + last >= count);
+    starts[r] = base + first;
+  });
+  return !bad;
+}
+
+template <class E>
+struct sum_parts : std::false_type {};
+template <class A, class B>
+struct sum_parts<binary_expr<op::add, A, B>> : std::true_type {
+  using a = std::remove_cvref_t<A>;
+  using b = std::remove_cvref_t<B>;
+};
+
+template <class S, class Off>
+bool separable_starts(const Off& offsets, long long base, long long count, long long* starts) {
+  if constexpr (S::rank == 0 || !sum_parts<Off>::value) {
+    return false;
+  } else {
+    using A = typename sum_parts<Off>::a;
+    using B = typename sum_parts<Off>::b;
+    if constexpr (constant_along_rows<S, A>() && varies_only_along_rows<S, B>())
+      return outer_sum_starts<S>(offsets.a, offsets.b, base, count, starts);
+    else if constexpr (constant_along_rows<S, B>() && varies_only_along_rows<S, A>())
+      return outer_sum_starts<S>(offsets.b, offsets.a, base, count, starts);
+    else
+      return false;
+  }
+}
+
+// Evaluates the mask and offsets of every lane. False when some lane needs the lane-by-lane
+// path's report: a poison mask or offset, an offset outside int32 or outside the buffer.
+template <class S, class PE, class MaskE>
+bool gather(const PE& pe, const MaskE& m, const sim::buffer& buf, tile_access<S>& access) {
+  const long long base = pe.base.address.offset, count = buf.count();
+  if (mask_all_on(m) &&
+      separable_starts<S>(pe.offsets, base, count, access.starts.data())) {
+    access.whole_rows = true;
+    access.active = access.lanes;
+    return true;
+  }
+  const batch::values_t<MaskE> mask(m);
+  using MV = batch::values_t<MaskE>;
+  if (mask.any_poison()) return false;
+  bool* on = access.on.data();
+  batch::for_each_broadcast<S>(mask, [&](long long o, typename MV::lane v) {
+    on[o] = static_cast<bool>(v);
+  });
+  const batch::values_t<typename PE::offsets_type> offsets(pe.offsets);
+  using OV = batch::values_t<typename PE::offsets_type>;
+  if (offsets.any_poison()) return false;
+  long long* offset = access.offset.data();
+  bool bad = false;
+  batch::for_each_broadcast<S>(offsets, [&](long long o, typename OV::lane v) {
+    const long long rel = static_cast<long long>(v);
+    const long long off = static_cast<long long>(static_cast<unsigned long long>(base) +
+                                                 static_cast<unsigned long long>(rel));
+    offset[o] = off;
+    bad |= on[o] & ((rel < std::numeric_limits<int>::min()) |
+                    (rel > std::numeric_limits<int>::max()) | (off < 0) | (off >= count));
+  });
+  if (bad) return false;
+  long long active = 0;
+  for (long long i = 0; i < access.lanes; ++i) {
+    access.active_offset[active] = offset[i];
+    active += on[i];
+  }
+  access.active = active;
+  if (active == access.lanes) {
+    // Every lane on: whole rows, if each row addresses consecutive elements.
+    bool runs = true;
+    for (long long r = 0; r < access.rows; ++r) {
+      const long long* row_offset = offset + r * access.row;
+      for (long long c = 0; c < access.row; ++c) runs &= row_offset[c] == row_offset[0] + c;
+      access.starts[r] = row_offset[0];
+    }
+    access.whole_rows = runs;
+  }
+  return true;
+}
+
+// The bulk load; false, with nothing changed, when the lane-by-lane load must run instead.
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+bool load_in_bulk(const PE& pe, const MaskE& m, const OtherE& o, sim::buffer& buf, int me,
+                  backend::data_tile<Elem, S>& out) {
+  tile_access<S> access;
+  try {
+    if (!gather(pe, m, buf, access)) return false;
+  } catch (const sim::kernel_error&) {
+    return false;
+  }
+  sim::shadow_state& shadow = buf.shadow;
+  const bool readable =
+      access.whole_rows
+          ? shadow.readable(access.starts.data(), access.rows, access.row, me)
+          : shadow.readable(access.active_offset.data(), access.active, 1, me);
+  if (!readable) return false;
+  Elem* values = out.storage.values.data();
+  bool* poison = out.storage.poison.data();
+  if (access.active < access.lanes) {
+    // The lanes the mask switched off hold `other`, or poison without one.
+    try {
+      const batch::values_t<OtherE> other(o);
+      using OV = batch::values_t<OtherE>;
+      const bool* on = access.on.data();
+      batch::with_poison(other, [&](auto poison_of) {
+        batch::broadcast_loop<S, typename OV::shape>::run([&](long long i, long long j) {
+          if (on[i]) return;
+          values[i] = static_cast<Elem>(batch::lane_at(other, j));
+          poison[i] = !has_other || poison_of(j);
+        });
+      });
+    } catch (const sim::kernel_error&) {
+      return false;
+    }
+  }
+
+  // Clean: from here on, the load happens.
+  buf.counters.loads += access.active;
+  buf.program_loads += access.active;
+  buf.counters.masked_loads += access.lanes - access.active;
+  auto& c = buf.counters;
+  const Elem* data = static_cast<const Elem*>(buf.data());
+  if (access.whole_rows) {
+    shadow.read(access.starts.data(), access.rows, access.row, me, c.max_element_reads,
+                c.max_program_element_reads);
+    for (long long r = 0; r < access.rows; ++r) {
+      const Elem* from = data + access.starts[r];
+      Elem* to = values + r * access.row;
+      for (long long c = 0; c < access.row; ++c) to[c] = from[c];
+    }
+    std::fill_n(poison, access.lanes, false);
+  } else {
+    shadow.read(access.active_offset.data(), access.active, 1, me, c.max_element_reads,
+                c.max_program_element_reads);
+    for (long long i = 0; i < access.lanes; ++i) {
+      if (!access.on[i]) continue;
+      values[i] = data[access.offset[i]];
+      poison[i] = false;
+    }
+  }
+  return true;
+}
+
+// The values a store writes, as the element type, for every lane: in place when they are a
+// data tile of that type and shape already.
+template <class Elem, class S, class V>
+class store_values {
+  using VV = batch::values_t<V>;
+
+ public:
+  static constexpr bool in_place = std::is_same_v<typename VV::shape, S> &&
+                                   std::is_same_v<typename VV::stored, Elem> &&
+                                   std::is_same_v<typename VV::lane, Elem>;
+
+  // False when an active lane is poison.
+  bool convert(const V& v, const bool* on) {
+    v_.emplace(v);
+    if (v_->any_poison()) {
+      bool poisoned = false;
+      const bool* p = v_->poison();
+      batch::broadcast_loop<S, typename VV::shape>::run(
+          [&](long long i, long long j) { poisoned |= (!on || on[i]) & p[j]; });
+      if (poisoned) return false;
+    }
+    if constexpr (!in_place) {
+      Elem* out = converted_.data();
+      batch::for_each_broadcast<S>(*v_, [&](long long i, typename VV::lane x) {
+        out[i] = (!on || on[i]) ? op::cast_to<Elem>{}(x) : Elem{};
+      });
+    }
+    return true;
+  }
+  const Elem* data() const {
+    if constexpr (in_place) return v_->values();
+    else return converted_.data();
+  }
+
+ private:
+  std::optional<VV> v_;
+  batch::lane_array<Elem, in_place ? 1 : S::size> converted_;
+};
+
+// The bulk store; false, with nothing changed, when the lane-by-lane store must run instead.
+template <class Elem, class S, class PE, class V, class MaskE>
+bool store_in_bulk(const PE& pe, const V& v, const MaskE& m, sim::buffer& buf, int me) {
+  tile_access<S> access;
+  store_values<Elem, S, V> values;
+  try {
+    if (!gather(pe, m, buf, access)) return false;
+    if (!values.convert(v, access.whole_rows ? nullptr : access.on.data())) return false;
+  } catch (const sim::kernel_error&) {
+    return false;
+  }
+  sim::shadow_state& shadow = buf.shadow;
+  const bool writable =
+      access.whole_rows
+          ? shadow.writable(access.starts.data(), access.rows, access.row, me)
+          : shadow.writable(access.active_offset.data(), access.active, 1, me);
+  if (!writable) return false;
+
+  // Clean: from here on, the store happens.
+  buf.counters.stores += access.active;
+  buf.program_stores += access.active;
+  buf.counters.masked_stores += access.lanes - access.active;
+  Elem* data = static_cast<Elem*>(buf.data());
+  const Elem* source = values.data();
+  if (access.whole_rows) {
+    shadow.write(access.starts.data(), access.rows, access.row, me,
+                 buf.counters.max_element_writes);
+    for (long long r = 0; r < access.rows; ++r) {
+      const Elem* from = source + r * access.row;
+      Elem* to = data + access.starts[r];
+      for (long long c = 0; c < access.row; ++c) to[c] = from[c];
+    }
+  } else {
+    shadow.write(access.active_offset.data(), access.active, 1, me,
+                 buf.counters.max_element_writes);
+    for (long long i = 0; i < access.lanes; ++i)
+      if (access.on[i]) data[access.offset[i]] = source[i];
+  }
+  return true;
+}
+
+}  // namespace detail
+
 namespace backend {
 
-// Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
-// when there is no `other`.
+// The lane-by-lane load: the reference for load_in_bulk, and what words its diagnostics.
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
-auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location& loc) {
+void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffer* buf, int me,
+                       const std::source_location& loc, data_tile<Elem, S>& out) {
   using OS = shape_of_t<OtherE>;
-  auto& ctx = sim::current_context();
-  ctx.tick(loc);
-  sim::buffer* buf = pe.base.address.buf;
-  if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
   const Elem* data = static_cast<const Elem*>(buf->data());
-  const int me = ctx.linear_program;
-
-  data_tile<Elem, S> out(detail::uninitialized_t{});
   auto& values = out.storage;
   sim::access_check check("loads from", *buf, loc, S::rank);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
@@ -248,7 +615,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
     }
     const long long off = detail::lane_offset<S>(pe, p, i, *buf, check);
     if (off < 0) return;
-    auto& shadow = buf->shadow[off];
+    const auto shadow = buf->shadow[off];
     const int w = shadow.writer;
     if (w == sim::never_written) {
       check.add(check.unwritten, i, p.c, off);
@@ -258,37 +625,35 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
                                      sim::program_string(w) + " in this launch");
     ++buf->counters.loads;
     ++buf->program_loads;
-    if (shadow.reader != me) {
-      if (shadow.reader >= 0) {
-        // Another program read it first: remember it for the race check in store, and keep
-        // its per-element read count before starting this program's.
-        shadow.earlier_reader = shadow.reader;
-        buf->counters.max_program_element_reads =
-            std::max<int>(buf->counters.max_program_element_reads, shadow.program_reads);
-      }
-      shadow.reader = me;
-      shadow.program_reads = 0;
-    }
-    if (shadow.program_reads != 0xffff) ++shadow.program_reads;
-    if (shadow.reads != 0xffff) ++shadow.reads;
+    buf->shadow.read(&off, 1, 1, me, buf->counters.max_element_reads,
+                     buf->counters.max_program_element_reads);
     values.value(i) = data[off];
     values.poisoned(i) = false;
   });
   check.raise_if_any();
-  return out;
 }
 
-// Stores one element per active lane; masked-off lanes write nothing.
-template <class Elem, class S, class PE, class V, class MaskE>
-void store(const PE& pe, const V& v, const MaskE& m, const std::source_location& loc) {
-  using VS = shape_of_t<V>;
+// Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
+// when there is no `other`.
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location& loc) {
   auto& ctx = sim::current_context();
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
-  if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
-  Elem* data = static_cast<Elem*>(buf->data());
+  if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
   const int me = ctx.linear_program;
+  data_tile<Elem, S> out(detail::uninitialized_t{});
+  if (!detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out))
+    load_lane_by_lane<Elem, S, has_other>(pe, m, o, buf, me, loc, out);
+  return out;
+}
 
+// The lane-by-lane store: the reference for store_in_bulk, and what words its diagnostics.
+template <class Elem, class S, class PE, class V, class MaskE>
+void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* buf, int me,
+                        const std::source_location& loc) {
+  using VS = shape_of_t<V>;
+  Elem* data = static_cast<Elem*>(buf->data());
   sim::access_check check("stores to", *buf, loc, S::rank);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto lane = detail::mask_lane<S>(m, p, i, check);
@@ -304,7 +669,7 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
       check.add(check.poison_value, i, p.c, off);
       return;
     }
-    auto& shadow = buf->shadow[off];
+    const auto shadow = buf->shadow[off];
     const int w = shadow.writer;
     if (w >= 0 && w != me) {
       check.add(check.race_ww, i, p.c, off, "already written by program " + sim::program_string(w));
@@ -319,23 +684,30 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
     }
     ++buf->counters.stores;
     ++buf->program_stores;
-    shadow.writer = me;
-    if (shadow.writes != 0xffff) ++shadow.writes;
+    buf->shadow.write(&off, 1, 1, me, buf->counters.max_element_writes);
     data[off] = op::cast_to<Elem>{}(v.eval(pv));
   });
   check.raise_if_any();
 }
 
+// Stores one element per active lane; masked-off lanes write nothing.
+template <class Elem, class S, class PE, class V, class MaskE>
+void store(const PE& pe, const V& v, const MaskE& m, const std::source_location& loc) {
+  auto& ctx = sim::current_context();
+  ctx.tick(loc);
+  sim::buffer* buf = pe.base.address.buf;
+  if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
+  const int me = ctx.linear_program;
+  if (!detail::store_in_bulk<Elem, S>(pe, v, m, *buf, me))
+    store_lane_by_lane<Elem, S>(pe, v, m, buf, me, loc);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Reductions: lanes folded in index order with the operation's own arithmetic (tile/lanes.hpp).
 
-template <class Op, int Axis, bool Keep, class E>
-auto reduce(const E& x, const std::source_location& loc) {
+template <class Op, int Axis, bool Keep, class E, class T, class R>
+void reduce_lane_by_lane(const E& x, data_tile<T, R>& out) {
   using S = shape_of_t<E>;
-  using T = reduced_value_t<Op, value_of_t<E>>;
-  using R = reduced_shape_t<S, Axis, Keep>;
-  sim::current_context().tick(loc);
-  data_tile<T, R> out(detail::uninitialized_t{});
   detail::for_each_pos<R>([&](const pos<R::rank>& q, long long i) {
     pos<S::rank> p{};
     p.slot = -1;
@@ -357,6 +729,109 @@ auto reduce(const E& x, const std::source_location& loc) {
     out.storage.value(i) = static_cast<T>(acc);
     out.storage.poisoned(i) = poisoned;
   });
+}
+
+namespace bulk {
+
+// Every lane of x over its whole shape S, in row-major order, as its lane type.
+template <class E>
+class full_lanes {
+  using V = batch::values_t<E>;
+  using S = shape_of_t<E>;
+
+ public:
+  using lane = typename V::lane;
+  static constexpr bool in_place =
+      std::is_same_v<typename V::shape, S> && std::is_same_v<typename V::stored, lane>;
+
+  explicit full_lanes(const E& x) : v_(x) {
+    if constexpr (!in_place) {
+      batch::for_each_broadcast<S>(v_, [&](long long o, lane value) { values_[o] = value; });
+      if (v_.any_poison()) batch::broadcast_poison<S>(v_, poison_.data());
+    }
+  }
+  const lane* values() const {
+    if constexpr (in_place) return v_.values();
+    else return values_.data();
+  }
+  bool any_poison() const { return v_.any_poison(); }
+  const bool* poison() const {
+    if constexpr (in_place) return v_.poison();
+    else return poison_.data();
+  }
+
+ private:
+  V v_;
+  batch::lane_array<lane, in_place ? 1 : S::size> values_;
+  batch::lane_array<bool, in_place ? 1 : S::size> poison_;
+};
+
+// G rows of K lanes each folded with Op, in order of k, side by side: G independent chains keep
+// G operations in flight instead of waiting on one.
+template <class Op, long long G, class L, class T, class Lane>
+inline void fold_rows(const Lane* v, long long K, T* out) {
+  L acc[G];
+  for (long long g = 0; g < G; ++g) acc[g] = v[g * K];
+  for (long long k = 1; k < K; ++k)
+    for (long long g = 0; g < G; ++g)
+      acc[g] = static_cast<L>(batch::branch_free_t<Op>{}(acc[g], v[g * K + k]));
+  for (long long g = 0; g < G; ++g) out[g] = static_cast<T>(acc[g]);
+}
+
+}  // namespace bulk
+
+template <class Op, int Axis, bool Keep, class E, class T, class R>
+bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
+  using S = shape_of_t<E>;
+  using L = lane_t<T>;
+  constexpr long long K = S::dim(Axis), inner = S::stride(Axis), outer = S::size / (K * inner);
+  try {
+    const bulk::full_lanes<E> lanes(x);
+    const auto* v = lanes.values();
+    T* values = out.storage.values.data();
+    if constexpr (inner == 1) {
+      constexpr long long G = outer < 8 ? outer : 8;
+      long long o = 0;
+      for (; o + G <= outer; o += G) bulk::fold_rows<Op, G, L>(v + o * K, K, values + o);
+      for (; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
+    } else {
+      // Output lane o * inner + j folds lanes (o, k, j) for k in order; the j are independent.
+      for (long long o = 0; o < outer; ++o) {
+        L acc[inner];
+        const long long base = o * K * inner;
+        for (long long j = 0; j < inner; ++j) acc[j] = v[base + j];
+        for (long long k = 1; k < K; ++k)
+          for (long long j = 0; j < inner; ++j)
+            acc[j] = static_cast<L>(batch::branch_free_t<Op>{}(acc[j], v[base + k * inner + j]));
+        for (long long j = 0; j < inner; ++j) values[o * inner + j] = static_cast<T>(acc[j]);
+      }
+    }
+    bool* poison = out.storage.poison.data();
+    if (lanes.any_poison()) {
+      const bool* p = lanes.poison();
+      for (long long o = 0; o < outer; ++o)
+        for (long long j = 0; j < inner; ++j) {
+          bool any = false;
+          for (long long k = 0; k < K; ++k) any = any | p[(o * K + k) * inner + j];
+          poison[o * inner + j] = any;
+        }
+    } else {
+      std::fill_n(poison, R::size, false);
+    }
+    return true;
+  } catch (const sim::kernel_error&) {
+    return false;
+  }
+}
+
+template <class Op, int Axis, bool Keep, class E>
+auto reduce(const E& x, const std::source_location& loc) {
+  using S = shape_of_t<E>;
+  using T = reduced_value_t<Op, value_of_t<E>>;
+  using R = reduced_shape_t<S, Axis, Keep>;
+  sim::current_context().tick(loc);
+  data_tile<T, R> out(detail::uninitialized_t{});
+  if (!reduce_in_bulk<Op, Axis, Keep>(x, out)) reduce_lane_by_lane<Op, Axis, Keep>(x, out);
   return out;
 }
 
@@ -367,45 +842,89 @@ auto reduce_all(const E& x, const std::source_location& loc) {
   sim::current_context().tick(loc);
   lane_t<T> acc{};
   bool poisoned = false;
-  detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
-    const auto v = x.eval(p);
-    acc = i == 0 ? v : static_cast<lane_t<T>>(Op{}(acc, v));
-    poisoned = poisoned || x.poison(p);
-  });
+  bool done = false;
+  try {
+    const bulk::full_lanes<E> lanes(x);
+    const auto* v = lanes.values();
+    for (long long i = 0; i < S::size; ++i)
+      acc = i == 0 ? v[i] : static_cast<lane_t<T>>(batch::branch_free_t<Op>{}(acc, v[i]));
+    poisoned = lanes.any_poison() && batch::any_set(lanes.poison(), S::size);
+    done = true;
+  } catch (const sim::kernel_error&) {
+  }
+  if (!done) {
+    acc = lane_t<T>{};
+    poisoned = false;
+    detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
+      const auto v = x.eval(p);
+      acc = i == 0 ? v : static_cast<lane_t<T>>(Op{}(acc, v));
+      poisoned = poisoned || x.poison(p);
+    });
+  }
   data_tile<T, shape<>> out(detail::uninitialized_t{});
   out.storage.value(0) = static_cast<T>(acc);
   out.storage.poisoned(0) = poisoned;
   return out;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Matrix product with fp32 accumulation: a [M, K] @ b [K, N] (+ acc [M, N]).
 
-// Each output lane starts from acc and adds the K products in order of k, in float.
+namespace bulk {
+template <std::size_t N>
+bool any_of(const std::array<bool, N>& flags) {
+  unsigned char any = 0;
+  for (std::size_t i = 0; i < N; ++i) any |= static_cast<unsigned char>(flags[i]);
+  return any != 0;
+}
+
+// An operand of dot as a float data tile: itself when it is one, else converted.
+template <class S, class E>
+class float_operand {
+ public:
+  explicit float_operand(const E& e) : tile_(e) {}
+  const backend::data_tile<float, S>& get() const { return tile_; }
+
+ private:
+  backend::data_tile<float, S> tile_;
+};
+template <class S>
+class float_operand<S, backend::data_tile<float, S>> {
+ public:
+  explicit float_operand(const backend::data_tile<float, S>& t) : tile_(t) {}
+  const backend::data_tile<float, S>& get() const { return tile_; }
+
+ private:
+  const backend::data_tile<float, S>& tile_;
+};
+}  // namespace bulk
+
+// Each output lane starts from acc and adds the K products in order of k, in float: the order
+// and roundings of the lane-by-lane loop, whatever the vector width (simulator/dot.hpp).
 template <int M, int N, int K, class A, class B, class C>
 auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) {
   sim::current_context().tick(loc);
-  // Poison flows per row of a and column of b.
-  std::array<bool, M> row_poison{};
-  std::array<bool, N> col_poison{};
-  data_tile<float, shape<M, K>> fa(a);
-  data_tile<float, shape<K, N>> fb(b);
-  const auto& va = fa.storage;
-  const auto& vb = fb.storage;
-  for (int i = 0; i < M; ++i)
-    for (int k = 0; k < K; ++k) row_poison[i] = row_poison[i] || va.poisoned(i * K + k);
-  for (int k = 0; k < K; ++k)
-    for (int j = 0; j < N; ++j) col_poison[j] = col_poison[j] || vb.poisoned(k * N + j);
-  data_tile<float, shape<M, N>> out(acc);
+  const bulk::float_operand<shape<M, K>, std::remove_cvref_t<A>> fa(a);
+  const bulk::float_operand<shape<K, N>, std::remove_cvref_t<B>> fb(b);
+  const auto& va = fa.get().storage;
+  const auto& vb = fb.get().storage;
+  const bulk::float_operand<shape<M, N>, std::remove_cvref_t<C>> facc(acc);
+  data_tile<float, shape<M, N>> out(detail::uninitialized_t{});
   auto& vo = out.storage;
-  for (int i = 0; i < M; ++i) {
-    for (int j = 0; j < N; ++j) {
-      float s = vo.value(i * N + j);
-      for (int k = 0; k < K; ++k) s += va.value(i * K + k) * vb.value(k * N + j);
-      vo.value(i * N + j) = s;
-      vo.poisoned(i * N + j) = vo.poisoned(i * N + j) || row_poison[i] || col_poison[j];
-    }
+  vo.poison = facc.get().storage.poison;
+  sim::dot_accumulate(va.values.data(), vb.values.data(), facc.get().storage.values.data(),
+                      vo.values.data(), M, N, K);
+  // Poison flows per row of a and column of b.
+  if (bulk::any_of(va.poison) || bulk::any_of(vb.poison)) {
+    std::array<bool, M> row_poison{};
+    std::array<bool, N> col_poison{};
+    for (int i = 0; i < M; ++i)
+      for (int k = 0; k < K; ++k) row_poison[i] = row_poison[i] | va.poison[i * K + k];
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < N; ++j) col_poison[j] = col_poison[j] | vb.poison[k * N + j];
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        vo.poison[i * N + j] = vo.poison[i * N + j] | row_poison[i] | col_poison[j];
   }
   return out;
 }

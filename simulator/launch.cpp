@@ -65,16 +65,11 @@ diagnostic crash_diagnostic(const context& ctx, const std::string& what) {
 }
 
 void finish_launch(const std::vector<buffer*>& buffers) {
+  // The per-element maxima are kept up to date by every load and store (buffer_counters).
   for (buffer* b : buffers) {
     auto& c = b->counters;
     c.load_bytes = c.loads * static_cast<long long>(b->elem_size());
     c.store_bytes = c.stores * static_cast<long long>(b->elem_size());
-    // The load that changed an element's reader folded the earlier reader's count already.
-    for (const auto& e : b->shadow) {
-      c.max_element_reads = std::max<int>(c.max_element_reads, e.reads);
-      c.max_program_element_reads = std::max<int>(c.max_program_element_reads, e.program_reads);
-      c.max_element_writes = std::max<int>(c.max_element_writes, e.writes);
-    }
   }
 }
 

@@ -1,0 +1,530 @@
+// Evaluating a tile expression for all its lanes at once, in loops the compiler vectorizes, instead
+// of one lane at a time through the expression tree.
+//
+// `values_of<E>` evaluates every node of E once per element of the node's *effective* shape: the
+// shape its lanes can differ over. `tl::arange<8>().col() * T` has effective shape [8, 1], and a
+// constant has [1, ..., 1]; only where such pieces meet does the work grow to the full tile. A
+// node's lanes are computed with the same per-lane functions as the lane-by-lane path
+// (tile/lanes.hpp, through each node's `Op`), in the same types, so both give the same bits.
+//
+// The only difference from the lane-by-lane path is *which* lanes get evaluated: all of them, on
+// both sides of a `where` and under a load's mask too. Those extra evaluations have no side
+// effects, but one of them may raise a diagnostic (an int32 overflow in a lane nobody uses). So
+// the simulator's operations catch `sim::kernel_error` from here and then redo the operation lane
+// by lane, which reports exactly what it always did (simulator/backend.hpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <type_traits>
+#include <utility>
+
+#include "tile/expr.hpp"
+#include "tile/memory.hpp"
+#include "tile/shape.hpp"
+#include "simulator/exp.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+namespace batch {
+
+// The type one lane of E evaluates to (lane_t of its value type).
+template <class E>
+using lane_of = std::remove_cvref_t<decltype(std::declval<const std::remove_cvref_t<E>&>().eval(
+    std::declval<const pos<shape_of_t<E>::rank>&>()))>;
+
+// Lanes of one node. Small tiles live on the stack; large ones (past 64 KiB) on the heap.
+template <class L, long long N>
+class lane_array {
+  static constexpr bool on_heap = N * static_cast<long long>(sizeof(L)) > 64 * 1024;
+
+ public:
+  lane_array() {
+    if constexpr (on_heap) heap_.reset(new L[N]);
+  }
+  lane_array(const lane_array&) = delete;
+  lane_array& operator=(const lane_array&) = delete;
+  L* data() {
+    if constexpr (on_heap) return heap_.get();
+    else return inline_.data();
+  }
+  const L* data() const {
+    if constexpr (on_heap) return heap_.get();
+    else return inline_.data();
+  }
+  L& operator[](long long i) { return data()[i]; }
+  const L& operator[](long long i) const { return data()[i]; }
+
+ private:
+  struct none {};
+  [[no_unique_address]] std::conditional_t<on_heap, std::unique_ptr<L[]>, none> heap_;
+  alignas(64) std::conditional_t<on_heap, none, std::array<L, on_heap ? 1 : N>> inline_;
+};
+
+namespace detail {
+template <std::size_t... I>
+auto ones(std::index_sequence<I...>) -> shape<((void)I, 1)...>;
+}  // namespace detail
+
+// shape<1, ..., 1> of rank R: the effective shape of a constant.
+template <int R>
+using ones_t = decltype(detail::ones(std::make_index_sequence<R>{}));
+
+// ---------------------------------------------------------------------------------------------
+// Broadcast loops: for every lane of SO in row-major order, f(out_index, in_index...) with each
+// operand's index in its own shape (right-aligned, size-1 axes repeated). The innermost loop has
+// compile-time strides (0 or 1 for the common cases), which is what the vectorizer needs.
+
+template <class SO, class... SI>
+struct broadcast_loop {
+  static constexpr int rank = SO::rank;
+  static constexpr int n = sizeof...(SI);
+
+  template <class SA>
+  static constexpr long long stride_of(int axis) {
+    const int skip = rank - SA::rank;
+    if (axis < skip) return 0;
+    if (SA::dim(axis - skip) == 1) return 0;
+    return SA::stride(axis - skip);
+  }
+  template <int Axis>
+  static constexpr std::array<long long, n> strides{stride_of<SI>(Axis)...};
+
+  template <class F>
+  static void run(F&& f) {
+    if constexpr (rank == 0) {
+      call0(f, std::make_index_sequence<n>{});
+    } else {
+      std::array<long long, n> at{};
+      level<0>(f, 0, at);
+    }
+  }
+
+ private:
+  template <class F, std::size_t... K>
+  static void call0(F& f, std::index_sequence<K...>) {
+    f(0LL, ((void)K, 0LL)...);
+  }
+  template <int Axis, class F>
+  static void level(F& f, long long out, const std::array<long long, n>& at) {
+    if constexpr (Axis == rank - 1) {
+      innermost(f, out, at, std::make_index_sequence<n>{});
+    } else {
+      constexpr auto st = strides<Axis>;
+      for (long long c = 0; c < SO::dim(Axis); ++c) {
+        std::array<long long, n> next;
+        for (int k = 0; k < n; ++k) next[k] = at[k] + c * st[k];
+        level<Axis + 1>(f, out + c * SO::stride(Axis), next);
+      }
+    }
+  }
+  template <class F, std::size_t... K>
+  static void innermost(F& f, long long out, const std::array<long long, n>& at,
+                        std::index_sequence<K...>) {
+    constexpr auto st = strides<rank - 1>;
+    constexpr long long d = SO::dim(rank - 1);
+    const std::array<long long, n> base = at;
+    for (long long c = 0; c < d; ++c) f(out + c, (base[K] + c * st[K])...);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The lane operations whose portable form branches (tile/lanes.hpp), without branches, so that
+// loops over lanes vectorize and folds keep several lanes in flight. Each gives the bits of the
+// operation it stands for, for every pair of operands (tests/simulator_bulk.cpp).
+
+template <class Op>
+struct branch_free {
+  using type = Op;
+};
+
+// IEEE maximum and minimum: NaN (the canonical quiet NaN) when either operand is NaN; of two equal
+// operands, the one with the sign bit clear (maximum) or set (minimum), so -0 < +0. Equal numbers
+// have equal bits, except for the two zeros: the bitwise and (or) of the two picks the right one.
+template <class T>
+inline T bits_and(T a, T b, bool take_or) {
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  U ua, ub;
+  std::memcpy(&ua, &a, sizeof a);
+  std::memcpy(&ub, &b, sizeof b);
+  const U u = take_or ? (ua | ub) : (ua & ub);
+  T r;
+  std::memcpy(&r, &u, sizeof r);
+  return r;
+}
+
+struct maximum_without_branches {
+  template <class A, class B>
+  auto operator()(A a, B b) const {
+    if constexpr (std::is_floating_point_v<lanes::common_t<A, B>>) {
+      using C = lanes::common_t<A, B>;
+      const C x = static_cast<C>(a), y = static_cast<C>(b);
+      const C larger = x < y ? y : x;
+      const C equal = bits_and(x, y, false);
+      const C r = x == y ? equal : larger;
+      return (x != x) | (y != y) ? std::numeric_limits<C>::quiet_NaN() : r;
+    } else {
+      return op::maximum{}(a, b);
+    }
+  }
+};
+struct minimum_without_branches {
+  template <class A, class B>
+  auto operator()(A a, B b) const {
+    if constexpr (std::is_floating_point_v<lanes::common_t<A, B>>) {
+      using C = lanes::common_t<A, B>;
+      const C x = static_cast<C>(a), y = static_cast<C>(b);
+      const C smaller = y < x ? y : x;
+      const C equal = bits_and(x, y, true);
+      const C r = x == y ? equal : smaller;
+      return (x != x) | (y != y) ? std::numeric_limits<C>::quiet_NaN() : r;
+    } else {
+      return op::minimum{}(a, b);
+    }
+  }
+};
+template <>
+struct branch_free<op::maximum> {
+  using type = maximum_without_branches;
+};
+template <>
+struct branch_free<op::minimum> {
+  using type = minimum_without_branches;
+};
+template <class Op>
+using branch_free_t = typename branch_free<Op>::type;
+
+// ---------------------------------------------------------------------------------------------
+// values_of<E>: every lane of E over its effective shape.
+//
+// Each has `shape` (the effective shape, of E's rank), `lane` (what a lane evaluates to),
+// `stored` (the element type of values(), converted to `lane` when read), `has_poison` (whether
+// lanes can be poison at all), any_poison() (whether one is, at run time) and values(); poison()
+// only when any_poison().
+
+template <class E>
+struct values_of;
+
+template <class E>
+using values_t = values_of<std::remove_cvref_t<E>>;
+
+// Whether any of n flags is set, in a loop the compiler vectorizes.
+inline bool any_set(const bool* flags, long long n) {
+  unsigned char any = 0;
+  for (long long i = 0; i < n; ++i) any |= static_cast<unsigned char>(flags[i]);
+  return any != 0;
+}
+
+// Calls f(poison_of) with poison_of(i) the poison bit of lane i of v: a read of v's flags when
+// some lane is poison, the constant false otherwise, so that clean tiles cost nothing.
+template <class V, class F>
+inline void with_poison(const V& v, F&& f) {
+  if constexpr (V::has_poison) {
+    if (v.any_poison()) {
+      const bool* p = v.poison();
+      f([p](long long i) { return p[i]; });
+      return;
+    }
+  }
+  f([](long long) { return false; });
+}
+
+// The value of lane i of an operand, as its own lane type (a data tile of int is read as index_t).
+template <class V>
+inline typename V::lane lane_at(const V& v, long long i) {
+  return static_cast<typename V::lane>(v.values()[i]);
+}
+
+// Any node this file does not know: lane by lane through eval() and poison(), over its shape.
+template <class E>
+struct values_of {
+  using shape = shape_of_t<E>;
+  using lane = lane_of<E>;
+  using stored = lane;
+  static constexpr bool has_poison = E::may_poison;
+
+  explicit values_of(const E& e) {
+    pos<shape::rank> p{};
+    p.slot = -1;
+    for (long long i = 0; i < shape::size; ++i) {
+      vals_[i] = e.eval(p);
+      if constexpr (has_poison) pois_[i] = e.poison(p);
+      for (int a = shape::rank - 1; a >= 0; --a) {
+        if (++p.c[a] < shape::dim(a)) break;
+        p.c[a] = 0;
+      }
+    }
+    if constexpr (has_poison) any_ = any_set(pois_.data(), shape::size);
+  }
+  const stored* values() const { return vals_.data(); }
+  bool any_poison() const { return any_; }
+  const bool* poison() const { return pois_.data(); }
+
+ private:
+  lane_array<lane, shape::size> vals_;
+  lane_array<bool, has_poison ? shape::size : 1> pois_;
+  bool any_ = false;
+};
+
+// A constant: one lane.
+template <class T, class S>
+struct constant_values {
+  using shape = S;
+  using lane = lane_t<T>;
+  using stored = lane;
+  static constexpr bool has_poison = false;
+  explicit constant_values(T v) : v_(static_cast<lane>(v)) {}
+  const stored* values() const { return &v_; }
+  bool any_poison() const { return false; }
+  const bool* poison() const { return nullptr; }
+
+ private:
+  lane v_;
+};
+
+template <class T>
+struct values_of<scalar_expr<T>> : constant_values<T, tl::shape<>> {
+  explicit values_of(const scalar_expr<T>& e) : constant_values<T, tl::shape<>>(e.value) {}
+};
+
+template <class T, class S>
+struct values_of<full_expr<T, S>> : constant_values<T, ones_t<S::rank>> {
+  explicit values_of(const full_expr<T, S>& e) : constant_values<T, ones_t<S::rank>>(e.value) {}
+};
+
+template <int N>
+struct values_of<arange_expr<N>> {
+  using shape = tl::shape<N>;
+  using lane = index_t;
+  using stored = lane;
+  static constexpr bool has_poison = false;
+  explicit values_of(const arange_expr<N>&) {
+    for (int i = 0; i < N; ++i) vals_[i] = i;
+  }
+  const stored* values() const { return vals_.data(); }
+  bool any_poison() const { return false; }
+  const bool* poison() const { return nullptr; }
+
+ private:
+  lane_array<lane, N> vals_;
+};
+
+// A data tile: its own storage, read in place.
+template <class T, class S, class Layout>
+struct values_of<basic_tile<T, S, Layout>> {
+  using shape = S;
+  using lane = lane_t<T>;
+  using stored = T;
+  static constexpr bool has_poison = basic_tile<T, S, Layout>::may_poison;
+  explicit values_of(const basic_tile<T, S, Layout>& t)
+      : tile_(t), any_(any_set(t.storage.poison.data(), S::size)) {}
+  const stored* values() const { return tile_.storage.values.data(); }
+  bool any_poison() const { return any_; }
+  const bool* poison() const { return tile_.storage.poison.data(); }
+
+ private:
+  const basic_tile<T, S, Layout>& tile_;
+  bool any_;
+};
+
+// A new axis of size 1 does not move any lane in row-major order: the child's lanes, reshaped.
+template <int Axis, class A>
+struct values_of<expand_expr<Axis, A>> : values_t<A> {
+  using base = values_t<A>;
+  using shape = decltype(tl::detail::expanded_shape<Axis, typename base::shape>(
+      std::make_index_sequence<base::shape::rank + 1>{}));
+  explicit values_of(const expand_expr<Axis, A>& e) : base(e.a) {}
+};
+
+// Elementwise on one operand: Op (or a cast) applied to each lane; poison is the operand's.
+template <class A, class Lane, class F>
+struct mapped_values {
+  using a_values = values_t<A>;
+  using shape = typename a_values::shape;
+  using lane = Lane;
+  using stored = lane;
+  static constexpr bool has_poison = a_values::has_poison;
+
+  template <class Node>
+  explicit mapped_values(const Node& e) : a_(e.a) {
+    const auto* pa = a_.values();
+    using LA = typename a_values::lane;
+    auto* out = vals_.data();
+    for (long long i = 0; i < shape::size; ++i) out[i] = static_cast<lane>(F{}(static_cast<LA>(pa[i])));
+  }
+  const stored* values() const { return vals_.data(); }
+  bool any_poison() const { return a_.any_poison(); }
+  const bool* poison() const { return a_.poison(); }
+
+ private:
+  a_values a_;
+  lane_array<lane, shape::size> vals_;
+};
+
+template <class Op, class A>
+struct values_of<unary_expr<Op, A>> : mapped_values<A, lane_of<unary_expr<Op, A>>, Op> {
+  explicit values_of(const unary_expr<Op, A>& e)
+      : mapped_values<A, lane_of<unary_expr<Op, A>>, Op>(e) {}
+};
+
+// e^x of float lanes: all of them in one call to the vectorized expf, the same bits as Op.
+template <class A>
+  requires std::is_same_v<typename values_t<A>::lane, float>
+struct values_of<unary_expr<op::exp, A>> {
+  using a_values = values_t<A>;
+  using shape = typename a_values::shape;
+  using lane = float;
+  using stored = float;
+  static constexpr bool has_poison = a_values::has_poison;
+
+  explicit values_of(const unary_expr<op::exp, A>& e) : a_(e.a) {
+    if constexpr (std::is_same_v<typename a_values::stored, float>) {
+      sim::exp_lanes(a_.values(), vals_.data(), shape::size);
+    } else {
+      for (long long i = 0; i < shape::size; ++i) vals_[i] = lane_at(a_, i);
+      sim::exp_lanes(vals_.data(), vals_.data(), shape::size);
+    }
+  }
+  const stored* values() const { return vals_.data(); }
+  bool any_poison() const { return a_.any_poison(); }
+  const bool* poison() const { return a_.poison(); }
+
+ private:
+  a_values a_;
+  lane_array<float, shape::size> vals_;
+};
+
+template <class T, class A>
+struct values_of<cast_expr<T, A>> : mapped_values<A, lane_t<T>, op::cast_to<T>> {
+  explicit values_of(const cast_expr<T, A>& e) : mapped_values<A, lane_t<T>, op::cast_to<T>>(e) {}
+};
+
+template <class Op, class A, class B>
+struct values_of<binary_expr<Op, A, B>> {
+  using node = binary_expr<Op, A, B>;
+  using a_values = values_t<A>;
+  using b_values = values_t<B>;
+  using shape = broadcast_t<typename a_values::shape, typename b_values::shape>;
+  using lane = lane_of<node>;
+  using stored = lane;
+  static constexpr bool op_poisons = Op::template may_poison<typename node::value_type>;
+  static constexpr bool has_poison =
+      node::may_poison && (a_values::has_poison || b_values::has_poison || op_poisons);
+
+  explicit values_of(const node& e) : a_(e.a), b_(e.b) {
+    using LA = typename a_values::lane;
+    using LB = typename b_values::lane;
+    using loop = broadcast_loop<shape, typename a_values::shape, typename b_values::shape>;
+    const auto* pa = a_.values();
+    const auto* pb = b_.values();
+    auto* out = vals_.data();
+    loop::run([&](long long o, long long ia, long long ib) {
+      out[o] = static_cast<lane>(branch_free_t<Op>{}(static_cast<LA>(pa[ia]), static_cast<LB>(pb[ib])));
+    });
+    if constexpr (has_poison) {
+      if (op_poisons || a_.any_poison() || b_.any_poison()) {
+        auto* po = pois_.data();
+        with_poison(a_, [&](auto poison_a) {
+          with_poison(b_, [&](auto poison_b) {
+            loop::run([&](long long o, long long ia, long long ib) {
+              bool p = poison_a(ia) | poison_b(ib);
+              if constexpr (op_poisons) p = p | Op::poisons(static_cast<LB>(pb[ib]));
+              po[o] = p;
+            });
+          });
+        });
+        any_ = any_set(po, shape::size);
+      }
+    }
+  }
+  const stored* values() const { return vals_.data(); }
+  bool any_poison() const { return any_; }
+  const bool* poison() const { return pois_.data(); }
+
+ private:
+  a_values a_;
+  b_values b_;
+  lane_array<lane, shape::size> vals_;
+  lane_array<bool, has_poison ? shape::size : 1> pois_;
+  bool any_ = false;
+};
+
+template <class C, class A, class B>
+struct values_of<where_expr<C, A, B>> {
+  using node = where_expr<C, A, B>;
+  using c_values = values_t<C>;
+  using a_values = values_t<A>;
+  using b_values = values_t<B>;
+  using shape = broadcast_t<typename c_values::shape, typename a_values::shape,
+                            typename b_values::shape>;
+  using lane = lane_t<typename node::value_type>;
+  using stored = lane;
+  static constexpr bool has_poison =
+      node::may_poison && (c_values::has_poison || a_values::has_poison || b_values::has_poison);
+
+  explicit values_of(const node& e) : c_(e.c), a_(e.a), b_(e.b) {
+    using loop = broadcast_loop<shape, typename c_values::shape, typename a_values::shape,
+                                typename b_values::shape>;
+    auto* out = vals_.data();
+    loop::run([&](long long o, long long ic, long long ia, long long ib) {
+      const bool take_a = static_cast<bool>(lane_at(c_, ic));
+      const lane va = static_cast<lane>(lane_at(a_, ia));
+      const lane vb = static_cast<lane>(lane_at(b_, ib));
+      out[o] = take_a ? va : vb;
+    });
+    if constexpr (has_poison) {
+      if (c_.any_poison() || a_.any_poison() || b_.any_poison()) {
+        // Only the chosen side's poison counts: where(mask, x, 0) is how poison is cleaned up.
+        auto* po = pois_.data();
+        with_poison(c_, [&](auto poison_c) {
+          with_poison(a_, [&](auto poison_a) {
+            with_poison(b_, [&](auto poison_b) {
+              loop::run([&](long long o, long long ic, long long ia, long long ib) {
+                const bool take_a = static_cast<bool>(lane_at(c_, ic));
+                po[o] = poison_c(ic) | (take_a & poison_a(ia)) | (!take_a & poison_b(ib));
+              });
+            });
+          });
+        });
+        any_ = any_set(po, shape::size);
+      }
+    }
+  }
+  const stored* values() const { return vals_.data(); }
+  bool any_poison() const { return any_; }
+  const bool* poison() const { return pois_.data(); }
+
+ private:
+  c_values c_;
+  a_values a_;
+  b_values b_;
+  lane_array<lane, shape::size> vals_;
+  lane_array<bool, has_poison ? shape::size : 1> pois_;
+  bool any_ = false;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Whole tiles
+
+// Every lane of `v` (a values_of) broadcast to S: f(out_index, value).
+template <class S, class V, class F>
+inline void for_each_broadcast(const V& v, F&& f) {
+  broadcast_loop<S, typename V::shape>::run([&](long long o, long long i) { f(o, lane_at(v, i)); });
+}
+
+// The poison bits of `v` broadcast to S into out[S::size].
+template <class S, class V>
+inline void broadcast_poison(const V& v, bool* out) {
+  with_poison(v, [&](auto poison_of) {
+    broadcast_loop<S, typename V::shape>::run(
+        [&](long long o, long long i) { out[o] = poison_of(i); });
+  });
+}
+
+}  // namespace batch
+}  // namespace TL_ABI
+}  // namespace tl
