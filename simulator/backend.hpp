@@ -165,7 +165,7 @@ bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
 
 template <class T, class S, class L, class E>
 void assign(basic_tile<T, S, L>& t, const E& e) {
-  if (!assign_in_bulk(t, e)) assign_lane_by_lane(t, e);
+  if (sim::lane_by_lane() || !assign_in_bulk(t, e)) assign_lane_by_lane(t, e);
 }
 
 template <class T, class S, class L, int R>
@@ -294,14 +294,60 @@ struct is_expand : std::false_type {};
 template <int Axis, class A>
 struct is_expand<expand_expr<Axis, A>> : std::true_type {};
 
+template <class E>
+struct comparison : std::false_type {};
+template <class A, class B>
+struct comparison<binary_expr<op::less, A, B>> : std::true_type {};
+template <class A, class B>
+struct comparison<binary_expr<op::less_equal, A, B>> : std::true_type {};
+template <class A, class B>
+struct comparison<binary_expr<op::greater, A, B>> : std::true_type {};
+template <class A, class B>
+struct comparison<binary_expr<op::greater_equal, A, B>> : std::true_type {};
+
+// Whether an affine comparison (cols < T) holds on every lane, from the extremes of its two
+// sides: true only when it does and both sides are inside int32 on every lane (so that no lane
+// would report an overflow).
+template <class Op, class A, class B>
+bool comparison_all_true(const binary_expr<Op, A, B>& m) {
+  using S = shape_of_t<binary_expr<Op, A, B>>;
+  const auto a = batch::affine_in<S>(m.a);
+  const auto b = batch::affine_in<S>(m.b);
+  batch::affine_form<S::rank> d;
+  d.base = a.base - b.base;
+  for (int i = 0; i < S::rank; ++i) d.stride[i] = a.stride[i] - b.stride[i];
+  long long alo, ahi, blo, bhi, dlo, dhi;
+  if (!batch::affine_range<S>(a, alo, ahi) || !batch::affine_range<S>(b, blo, bhi) ||
+      !batch::affine_range<S>(d, dlo, dhi))
+    return false;
+  constexpr long long lowest = std::numeric_limits<int>::min(), highest = std::numeric_limits<int>::max();
+  if (alo < lowest || ahi > highest || blo < lowest || bhi > highest) return false;
+  if constexpr (std::is_same_v<Op, op::less>) return dhi < 0;
+  else if constexpr (std::is_same_v<Op, op::less_equal>) return dhi <= 0;
+  else if constexpr (std::is_same_v<Op, op::greater>) return dlo > 0;
+  else return dlo >= 0;
+}
+
 // Whether every lane of a mask is on (and none is poison), looking at the pieces of `a & b`
-// separately: a row mask and a column mask are checked without forming the tile they make.
+// separately: a row mask and a column mask are checked without forming the tile they make, and
+// an affine comparison from its extremes. False also when in doubt: the caller then evaluates.
 template <class M>
 bool mask_all_on(const M& m) {
   if constexpr (is_mask_and<M>::value) {
     return mask_all_on(m.a) && mask_all_on(m.b);
   } else if constexpr (is_expand<M>::value) {
     return mask_all_on(m.a);
+  } else if constexpr (comparison<M>::value) {
+    if constexpr (batch::affine_v<typename M::a_type> && batch::affine_v<typename M::b_type>) {
+      return comparison_all_true(m);
+    } else {
+      const batch::values_t<M> v(m);
+      using V = batch::values_t<M>;
+      if (v.any_poison()) return false;
+      bool all = true;
+      for (long long i = 0; i < V::shape::size; ++i) all &= static_cast<bool>(batch::lane_at(v, i));
+      return all;
+    }
   } else {
     const batch::values_t<M> v(m);
     using V = batch::values_t<M>;
@@ -379,6 +425,38 @@ struct sum_parts<binary_expr<op::add, A, B>> : std::true_type {
   using b = std::remove_cvref_t<B>;
 };
 
+// Offsets affine in the lane (rows.col() * T + cols.row() + j): each row's start, when every row
+// addresses consecutive elements inside the buffer and inside int32, from the form's extremes.
+template <class S, class Off>
+bool affine_starts(const Off& offsets, long long base, long long count, long long* starts) {
+  if constexpr (S::rank == 0 || !batch::affine_v<Off>) {
+    return false;
+  } else {
+    const auto f = batch::affine_in<S>(offsets);
+    long long lo, hi;
+    if (!batch::affine_range<S>(f, lo, hi)) return false;
+    if (lo < std::numeric_limits<int>::min() || hi > std::numeric_limits<int>::max() ||
+        base + lo < 0 || base + hi >= count)
+      return false;
+    constexpr int last = S::rank - 1;
+    if (S::dim(last) > 1 && f.stride[last] != 1) return false;
+    // Row r's start: the form at the row's coordinates, counted like an odometer.
+    constexpr long long rows = S::size / S::dim(last);
+    std::array<int, S::rank> c{};
+    long long start = base + f.base;
+    for (long long r = 0; r < rows; ++r) {
+      starts[r] = start;
+      for (int a = last - 1; a >= 0; --a) {
+        start += f.stride[a];
+        if (++c[a] < S::dim(a)) break;
+        start -= f.stride[a] * S::dim(a);
+        c[a] = 0;
+      }
+    }
+    return true;
+  }
+}
+
 template <class S, class Off>
 bool separable_starts(const Off& offsets, long long base, long long count, long long* starts) {
   if constexpr (S::rank == 0 || !sum_parts<Off>::value) {
@@ -400,8 +478,8 @@ bool separable_starts(const Off& offsets, long long base, long long count, long 
 template <class S, class PE, class MaskE>
 bool gather(const PE& pe, const MaskE& m, const sim::buffer& buf, tile_access<S>& access) {
   const long long base = pe.base.address.offset, count = buf.count();
-  if (mask_all_on(m) &&
-      separable_starts<S>(pe.offsets, base, count, access.starts.data())) {
+  if (mask_all_on(m) && (affine_starts<S>(pe.offsets, base, count, access.starts.data()) ||
+                         separable_starts<S>(pe.offsets, base, count, access.starts.data()))) {
     access.whole_rows = true;
     access.active = access.lanes;
     return true;
@@ -643,7 +721,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
   const int me = ctx.linear_program;
   data_tile<Elem, S> out(detail::uninitialized_t{});
-  if (!detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out))
+  if (ctx.lane_by_lane || !detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out))
     load_lane_by_lane<Elem, S, has_other>(pe, m, o, buf, me, loc, out);
   return out;
 }
@@ -698,7 +776,7 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
   sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
   const int me = ctx.linear_program;
-  if (!detail::store_in_bulk<Elem, S>(pe, v, m, *buf, me))
+  if (ctx.lane_by_lane || !detail::store_in_bulk<Elem, S>(pe, v, m, *buf, me))
     store_lane_by_lane<Elem, S>(pe, v, m, buf, me, loc);
 }
 
@@ -831,7 +909,8 @@ auto reduce(const E& x, const std::source_location& loc) {
   using R = reduced_shape_t<S, Axis, Keep>;
   sim::current_context().tick(loc);
   data_tile<T, R> out(detail::uninitialized_t{});
-  if (!reduce_in_bulk<Op, Axis, Keep>(x, out)) reduce_lane_by_lane<Op, Axis, Keep>(x, out);
+  if (sim::lane_by_lane() || !reduce_in_bulk<Op, Axis, Keep>(x, out))
+    reduce_lane_by_lane<Op, Axis, Keep>(x, out);
   return out;
 }
 
@@ -844,6 +923,7 @@ auto reduce_all(const E& x, const std::source_location& loc) {
   bool poisoned = false;
   bool done = false;
   try {
+    if (sim::lane_by_lane()) throw sim::kernel_error({});
     const bulk::full_lanes<E> lanes(x);
     const auto* v = lanes.values();
     for (long long i = 0; i < S::size; ++i)
@@ -912,8 +992,20 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
   data_tile<float, shape<M, N>> out(detail::uninitialized_t{});
   auto& vo = out.storage;
   vo.poison = facc.get().storage.poison;
-  sim::dot_accumulate(va.values.data(), vb.values.data(), facc.get().storage.values.data(),
-                      vo.values.data(), M, N, K);
+  const float* pa = va.values.data();
+  const float* pb = vb.values.data();
+  const float* pacc = facc.get().storage.values.data();
+  if (sim::lane_by_lane()) {
+    // The reference: one output lane at a time, its K products added in order of k.
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        float sum = pacc[i * N + j];
+        for (int k = 0; k < K; ++k) sum += pa[i * K + k] * pb[k * N + j];
+        vo.values[i * N + j] = sum;
+      }
+  } else {
+    sim::dot_accumulate(pa, pb, pacc, vo.values.data(), M, N, K);
+  }
   // Poison flows per row of a and column of b.
   if (bulk::any_of(va.poison) || bulk::any_of(vb.poison)) {
     std::array<bool, M> row_poison{};

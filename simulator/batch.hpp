@@ -508,6 +508,136 @@ struct values_of<where_expr<C, A, B>> {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Affine index expressions: base + sum of stride[a] * c[a] over the lane's coordinates c.
+//
+// Offsets and masks are mostly built from tl::arange, scalars, +, - and * by a constant, and
+// .col()/.row(): such an expression is affine, and its form says at once which elements a tile
+// addresses, whether its rows are consecutive, and its smallest and largest lane, without
+// evaluating a lane. +, - and * on integer lanes wrap around in 64 bits in the lane-by-lane path
+// and raise nothing; the form, computed with the same wrapping arithmetic, gives every lane's
+// value bit for bit. Extremes are only trusted while nothing can wrap (see in_safe_range).
+
+template <int R>
+struct affine_form {
+  long long base = 0;
+  std::array<long long, (R > 0 ? R : 1)> stride{};
+};
+
+namespace detail {
+inline long long wrapping_add(long long a, long long b) {
+  return static_cast<long long>(static_cast<unsigned long long>(a) +
+                                static_cast<unsigned long long>(b));
+}
+inline long long wrapping_mul(long long a, long long b) {
+  return static_cast<long long>(static_cast<unsigned long long>(a) *
+                                static_cast<unsigned long long>(b));
+}
+template <class E>
+inline constexpr bool integer_valued =
+    std::is_integral_v<typename E::value_type> && !std::is_same_v<typename E::value_type, bool>;
+}  // namespace detail
+
+template <class E>
+struct affine : std::false_type {};
+
+template <class T>
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+struct affine<scalar_expr<T>> : std::true_type {
+  static affine_form<0> of(const scalar_expr<T>& e) { return {static_cast<long long>(e.value), {}}; }
+};
+template <class T, class S>
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+struct affine<full_expr<T, S>> : std::true_type {
+  static affine_form<S::rank> of(const full_expr<T, S>& e) {
+    return {static_cast<long long>(e.value), {}};
+  }
+};
+template <int N>
+struct affine<arange_expr<N>> : std::true_type {
+  static affine_form<1> of(const arange_expr<N>&) { return {0, {1}}; }
+};
+template <int Axis, class A>
+  requires affine<std::remove_cvref_t<A>>::value
+struct affine<expand_expr<Axis, A>> : std::true_type {
+  static affine_form<shape_of_t<A>::rank + 1> of(const expand_expr<Axis, A>& e) {
+    const auto a = affine<std::remove_cvref_t<A>>::of(e.a);
+    affine_form<shape_of_t<A>::rank + 1> f;
+    f.base = a.base;
+    for (int i = 0, j = 0; i < shape_of_t<A>::rank + 1; ++i) f.stride[i] = i == Axis ? 0 : a.stride[j++];
+    return f;
+  }
+};
+// A constant: a scalar or a full tile.
+template <class E>
+inline constexpr bool constant_v = false;
+template <class T>
+inline constexpr bool constant_v<scalar_expr<T>> = true;
+template <class T, class S>
+inline constexpr bool constant_v<full_expr<T, S>> = true;
+
+template <class E>
+inline constexpr bool affine_v = affine<std::remove_cvref_t<E>>::value;
+
+// The form of E's lanes as a function of the coordinates of S, a shape E broadcasts to
+// (right-aligned; an axis where E has size 1 contributes nothing).
+template <class S, class E>
+inline affine_form<S::rank> affine_in(const E& e) {
+  using ES = shape_of_t<E>;
+  const auto f = affine<std::remove_cvref_t<E>>::of(e);
+  affine_form<S::rank> g;
+  g.base = f.base;
+  for (int i = 0; i < S::rank; ++i) {
+    const int j = i - (S::rank - ES::rank);
+    g.stride[i] = j < 0 || ES::dim(j) == 1 ? 0 : f.stride[j];
+  }
+  return g;
+}
+
+template <class Op, class A, class B>
+  requires(detail::integer_valued<binary_expr<Op, A, B>> && affine_v<A> && affine_v<B> &&
+           (std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub> ||
+            (std::is_same_v<Op, op::mul> &&
+             (constant_v<std::remove_cvref_t<A>> || constant_v<std::remove_cvref_t<B>>))))
+struct affine<binary_expr<Op, A, B>> : std::true_type {
+  using node = binary_expr<Op, A, B>;
+  using S = shape_of_t<node>;
+  static affine_form<S::rank> of(const node& e) {
+    const auto a = affine_in<S>(e.a);
+    const auto b = affine_in<S>(e.b);
+    affine_form<S::rank> f;
+    if constexpr (std::is_same_v<Op, op::mul>) {
+      // One side is a constant: its base is its value, its strides are zero.
+      f.base = detail::wrapping_mul(a.base, b.base);
+      for (int i = 0; i < S::rank; ++i)
+        f.stride[i] = detail::wrapping_add(detail::wrapping_mul(a.base, b.stride[i]),
+                                           detail::wrapping_mul(a.stride[i], b.base));
+    } else {
+      const long long sign = std::is_same_v<Op, op::sub> ? -1 : 1;
+      f.base = detail::wrapping_add(a.base, detail::wrapping_mul(sign, b.base));
+      for (int i = 0; i < S::rank; ++i)
+        f.stride[i] = detail::wrapping_add(a.stride[i], detail::wrapping_mul(sign, b.stride[i]));
+    }
+    return f;
+  }
+};
+
+// The smallest and largest lane of an affine form over shape S, when no lane can have wrapped
+// (every term far from 2^63); false otherwise.
+template <class S>
+inline bool affine_range(const affine_form<S::rank>& f, long long& lo, long long& hi) {
+  constexpr long long limit = 1LL << 40;
+  if (f.base < -limit || f.base > limit) return false;
+  lo = hi = f.base;
+  for (int a = 0; a < S::rank; ++a) {
+    const long long s = f.stride[a], span = S::dim(a) - 1;
+    if (s < -limit || s > limit) return false;
+    if (s < 0) lo += s * span;
+    else hi += s * span;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Whole tiles
 
 // Every lane of `v` (a values_of) broadcast to S: f(out_index, value).

@@ -45,6 +45,7 @@ void set_program_tracker(std::array<int, 3>* tracker) { program_tracker = tracke
 void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& options) {
   ctx.grid = grid;
   ctx.op_budget = options.op_budget;
+  ctx.lane_by_lane = options.lane_by_lane;
 }
 
 void enter_program(context& ctx, int linear) {

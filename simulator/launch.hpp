@@ -22,6 +22,9 @@ struct launch_options {
   sim::order order = order::forward;
   std::uint64_t seed = 0;                     // for order::shuffle
   unsigned long long op_budget = 1ull << 20;  // tile operations one program may run
+  // Run every operation lane by lane, the reference the bulk path must agree with bit for bit
+  // (tests/simulator_bulk.cpp). Many times slower; diagnostics and results are the same.
+  bool lane_by_lane = false;
 };
 
 struct launch_result {
