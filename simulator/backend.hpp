@@ -140,24 +140,35 @@ void assign_lane_by_lane(basic_tile<T, S, L>& t, const E& e) {
 
 // Every lane at once; false (with t in no particular state) when a lane needs the lane-by-lane
 // path's report.
+template <class V>
+concept writes_into_tile = requires { requires V::writes_into; };
+
 template <class T, class S, class L, class E>
 bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
+  using V = batch::values_t<E>;
   try {
-    const batch::values_t<E> v(e);
-    using V = batch::values_t<E>;
-    bool outside = false;
-    T* values = t.storage.values.data();
-    batch::for_each_broadcast<S>(v, [&](long long o, typename V::lane x) {
-      if constexpr (is_integer_lane_v<T> && is_integer_lane_v<typename V::lane>) {
-        outside |= (x < std::numeric_limits<T>::min()) | (x > std::numeric_limits<T>::max());
-        values[o] = static_cast<T>(x);
-      } else {
-        values[o] = op::cast_to<T>{}(x);
-      }
-    });
-    if (outside) return false;
-    batch::broadcast_poison<S>(v, t.storage.poison.data());
-    return true;
+    if constexpr (writes_into_tile<V> && std::is_same_v<typename V::shape, S> &&
+                  std::is_same_v<typename V::lane, T>) {
+      // The expression's lanes are the tile's values: computed where they belong.
+      const V v(e, t.storage.values.data());
+      batch::broadcast_poison<S>(v, t.storage.poison.data());
+      return true;
+    } else {
+      const V v(e);
+      bool outside = false;
+      T* values = t.storage.values.data();
+      batch::for_each_broadcast<S>(v, [&](long long o, typename V::lane x) {
+        if constexpr (is_integer_lane_v<T> && is_integer_lane_v<typename V::lane>) {
+          outside |= (x < std::numeric_limits<T>::min()) | (x > std::numeric_limits<T>::max());
+          values[o] = static_cast<T>(x);
+        } else {
+          values[o] = op::cast_to<T>{}(x);
+        }
+      });
+      if (outside) return false;
+      batch::broadcast_poison<S>(v, t.storage.poison.data());
+      return true;
+    }
   } catch (const sim::kernel_error&) {
     return false;
   }
@@ -856,6 +867,37 @@ inline void fold_rows(const Lane* v, long long K, T* out) {
   for (long long g = 0; g < G; ++g) out[g] = static_cast<T>(acc[g]);
 }
 
+// IEEE maximum or minimum of 8 rows of K floats each, in order of k, the 8 accumulators in two
+// vectors of 4: batch::ieee_extreme's integer form, lane by lane (its bits, in every lane).
+template <bool Larger, long long K>
+inline void extreme_of_8_rows(const float* v, float* out) {
+  typedef std::int32_t lanes4 __attribute__((vector_size(16)));
+  using B = batch::float_bits<float>;
+  alignas(16) std::int32_t column[K][8];
+  for (long long g = 0; g < 8; ++g)
+    for (long long k = 0; k < K; ++k) std::memcpy(&column[k][g], &v[g * K + k], sizeof(float));
+  auto step = [](lanes4 acc, lanes4 next) {
+    const lanes4 ka = acc ^ ((acc >> 31) & B::magnitude);
+    const lanes4 kb = next ^ ((next >> 31) & B::magnitude);
+    const lanes4 take_next = Larger ? (ka < kb) : (kb < ka);
+    const lanes4 nan = ((acc & B::magnitude) > B::infinity) | ((next & B::magnitude) > B::infinity);
+    const lanes4 r = (next & take_next) | (acc & ~take_next);
+    return (nan & B::quiet_nan) | (r & ~nan);
+  };
+  lanes4 lo, hi;
+  std::memcpy(&lo, &column[0][0], sizeof lo);
+  std::memcpy(&hi, &column[0][4], sizeof hi);
+  for (long long k = 1; k < K; ++k) {
+    lanes4 next_lo, next_hi;
+    std::memcpy(&next_lo, &column[k][0], sizeof next_lo);
+    std::memcpy(&next_hi, &column[k][4], sizeof next_hi);
+    lo = step(lo, next_lo);
+    hi = step(hi, next_hi);
+  }
+  std::memcpy(out, &lo, sizeof lo);
+  std::memcpy(out + 4, &hi, sizeof hi);
+}
+
 }  // namespace bulk
 
 template <class Op, int Axis, bool Keep, class E, class T, class R>
@@ -867,11 +909,21 @@ bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
     const bulk::full_lanes<E> lanes(x);
     const auto* v = lanes.values();
     T* values = out.storage.values.data();
-    if constexpr (inner == 1) {
+    constexpr bool extreme = std::is_same_v<Op, op::maximum> || std::is_same_v<Op, op::minimum>;
+    if constexpr (inner == 1 && outer >= 8 && K <= 1024 && extreme &&
+                  std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
+                  std::is_same_v<T, float>) {
+      constexpr long long whole = outer / 8 * 8;
+      for (long long o = 0; o < whole; o += 8)
+        bulk::extreme_of_8_rows<std::is_same_v<Op, op::maximum>, K>(v + o * K, values + o);
+      if constexpr (whole < outer)
+        for (long long o = whole; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
+    } else if constexpr (inner == 1) {
       constexpr long long G = outer < 8 ? outer : 8;
-      long long o = 0;
-      for (; o + G <= outer; o += G) bulk::fold_rows<Op, G, L>(v + o * K, K, values + o);
-      for (; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
+      constexpr long long whole = outer / G * G;
+      for (long long o = 0; o < whole; o += G) bulk::fold_rows<Op, G, L>(v + o * K, K, values + o);
+      if constexpr (whole < outer)
+        for (long long o = whole; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
     } else {
       // Output lane o * inner + j folds lanes (o, k, j) for k in order; the j are independent.
       for (long long o = 0; o < outer; ++o) {

@@ -65,6 +65,21 @@ class lane_array {
   alignas(64) std::conditional_t<on_heap, none, std::array<L, on_heap ? 1 : N>> inline_;
 };
 
+// The lanes a node computes: its own array, or the storage of the data tile being assigned when
+// the node is the whole right-hand side (one copy fewer).
+template <class L, long long N>
+class output_lanes {
+ public:
+  explicit output_lanes(L* into) : into_(into) {}
+  L* data() { return into_ ? into_ : own_.data(); }
+  const L* data() const { return into_ ? into_ : own_.data(); }
+  L& operator[](long long i) { return data()[i]; }
+
+ private:
+  L* into_;
+  lane_array<L, N> own_;
+};
+
 namespace detail {
 template <std::size_t... I>
 auto ones(std::index_sequence<I...>) -> shape<((void)I, 1)...>;
@@ -142,19 +157,34 @@ struct branch_free {
   using type = Op;
 };
 
-// IEEE maximum and minimum: NaN (the canonical quiet NaN) when either operand is NaN; of two equal
-// operands, the one with the sign bit clear (maximum) or set (minimum), so -0 < +0. Equal numbers
-// have equal bits, except for the two zeros: the bitwise and (or) of the two picks the right one.
-template <class T>
-inline T bits_and(T a, T b, bool take_or) {
-  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  U ua, ub;
-  std::memcpy(&ua, &a, sizeof a);
-  std::memcpy(&ub, &b, sizeof b);
-  const U u = take_or ? (ua | ub) : (ua & ub);
-  T r;
-  std::memcpy(&r, &u, sizeof r);
-  return r;
+// IEEE maximum and minimum on the bits: NaN (the canonical quiet NaN) when either operand is NaN,
+// and -0 < +0. A float's bits, with the magnitude bits flipped when the sign is set, compare as
+// signed integers in the float's order, -0 just below +0; integer compares and selects have no
+// floating-point side effects, so the compiler turns them into vector code.
+template <class F>
+struct float_bits {
+  using type = std::conditional_t<sizeof(F) == 4, std::int32_t, std::int64_t>;
+  static constexpr type magnitude = std::numeric_limits<type>::max();  // all but the sign bit
+  static constexpr type infinity = sizeof(F) == 4 ? type(0x7f800000) : type(0x7ff0000000000000);
+  static constexpr type quiet_nan = sizeof(F) == 4 ? type(0x7fc00000) : type(0x7ff8000000000000);
+};
+
+template <class F, bool Larger>
+inline F ieee_extreme(F a, F b) {
+  using B = float_bits<F>;
+  using I = typename B::type;
+  I ia, ib;
+  std::memcpy(&ia, &a, sizeof a);
+  std::memcpy(&ib, &b, sizeof b);
+  const I ka = ia ^ ((ia >> (8 * sizeof(I) - 1)) & B::magnitude);
+  const I kb = ib ^ ((ib >> (8 * sizeof(I) - 1)) & B::magnitude);
+  const bool take_b = Larger ? ka < kb : kb < ka;
+  const bool nan = ((ia & B::magnitude) > B::infinity) | ((ib & B::magnitude) > B::infinity);
+  I r = take_b ? ib : ia;
+  r = nan ? B::quiet_nan : r;
+  F out;
+  std::memcpy(&out, &r, sizeof out);
+  return out;
 }
 
 struct maximum_without_branches {
@@ -162,11 +192,7 @@ struct maximum_without_branches {
   auto operator()(A a, B b) const {
     if constexpr (std::is_floating_point_v<lanes::common_t<A, B>>) {
       using C = lanes::common_t<A, B>;
-      const C x = static_cast<C>(a), y = static_cast<C>(b);
-      const C larger = x < y ? y : x;
-      const C equal = bits_and(x, y, false);
-      const C r = x == y ? equal : larger;
-      return (x != x) | (y != y) ? std::numeric_limits<C>::quiet_NaN() : r;
+      return ieee_extreme<C, true>(static_cast<C>(a), static_cast<C>(b));
     } else {
       return op::maximum{}(a, b);
     }
@@ -177,11 +203,7 @@ struct minimum_without_branches {
   auto operator()(A a, B b) const {
     if constexpr (std::is_floating_point_v<lanes::common_t<A, B>>) {
       using C = lanes::common_t<A, B>;
-      const C x = static_cast<C>(a), y = static_cast<C>(b);
-      const C smaller = y < x ? y : x;
-      const C equal = bits_and(x, y, true);
-      const C r = x == y ? equal : smaller;
-      return (x != x) | (y != y) ? std::numeric_limits<C>::quiet_NaN() : r;
+      return ieee_extreme<C, false>(static_cast<C>(a), static_cast<C>(b));
     } else {
       return op::minimum{}(a, b);
     }
@@ -349,8 +371,10 @@ struct mapped_values {
   using stored = lane;
   static constexpr bool has_poison = a_values::has_poison;
 
+  static constexpr bool writes_into = true;
+
   template <class Node>
-  explicit mapped_values(const Node& e) : a_(e.a) {
+  explicit mapped_values(const Node& e, lane* into = nullptr) : a_(e.a), vals_(into) {
     const auto* pa = a_.values();
     using LA = typename a_values::lane;
     auto* out = vals_.data();
@@ -362,13 +386,14 @@ struct mapped_values {
 
  private:
   a_values a_;
-  lane_array<lane, shape::size> vals_;
+  output_lanes<lane, shape::size> vals_;
 };
 
 template <class Op, class A>
 struct values_of<unary_expr<Op, A>> : mapped_values<A, lane_of<unary_expr<Op, A>>, Op> {
-  explicit values_of(const unary_expr<Op, A>& e)
-      : mapped_values<A, lane_of<unary_expr<Op, A>>, Op>(e) {}
+  using base = mapped_values<A, lane_of<unary_expr<Op, A>>, Op>;
+  explicit values_of(const unary_expr<Op, A>& e, typename base::lane* into = nullptr)
+      : base(e, into) {}
 };
 
 // e^x of float lanes: all of them in one call to the vectorized expf, the same bits as Op.
@@ -381,7 +406,10 @@ struct values_of<unary_expr<op::exp, A>> {
   using stored = float;
   static constexpr bool has_poison = a_values::has_poison;
 
-  explicit values_of(const unary_expr<op::exp, A>& e) : a_(e.a) {
+  static constexpr bool writes_into = true;
+
+  explicit values_of(const unary_expr<op::exp, A>& e, float* into = nullptr)
+      : a_(e.a), vals_(into) {
     if constexpr (std::is_same_v<typename a_values::stored, float>) {
       sim::exp_lanes(a_.values(), vals_.data(), shape::size);
     } else {
@@ -395,12 +423,14 @@ struct values_of<unary_expr<op::exp, A>> {
 
  private:
   a_values a_;
-  lane_array<float, shape::size> vals_;
+  output_lanes<float, shape::size> vals_;
 };
 
 template <class T, class A>
 struct values_of<cast_expr<T, A>> : mapped_values<A, lane_t<T>, op::cast_to<T>> {
-  explicit values_of(const cast_expr<T, A>& e) : mapped_values<A, lane_t<T>, op::cast_to<T>>(e) {}
+  using base = mapped_values<A, lane_t<T>, op::cast_to<T>>;
+  explicit values_of(const cast_expr<T, A>& e, typename base::lane* into = nullptr)
+      : base(e, into) {}
 };
 
 template <class Op, class A, class B>
@@ -415,7 +445,9 @@ struct values_of<binary_expr<Op, A, B>> {
   static constexpr bool has_poison =
       node::may_poison && (a_values::has_poison || b_values::has_poison || op_poisons);
 
-  explicit values_of(const node& e) : a_(e.a), b_(e.b) {
+  static constexpr bool writes_into = true;
+
+  explicit values_of(const node& e, lane* into = nullptr) : a_(e.a), b_(e.b), vals_(into) {
     using LA = typename a_values::lane;
     using LB = typename b_values::lane;
     using loop = broadcast_loop<shape, typename a_values::shape, typename b_values::shape>;
@@ -448,7 +480,7 @@ struct values_of<binary_expr<Op, A, B>> {
  private:
   a_values a_;
   b_values b_;
-  lane_array<lane, shape::size> vals_;
+  output_lanes<lane, shape::size> vals_;
   lane_array<bool, has_poison ? shape::size : 1> pois_;
   bool any_ = false;
 };
@@ -466,7 +498,10 @@ struct values_of<where_expr<C, A, B>> {
   static constexpr bool has_poison =
       node::may_poison && (c_values::has_poison || a_values::has_poison || b_values::has_poison);
 
-  explicit values_of(const node& e) : c_(e.c), a_(e.a), b_(e.b) {
+  static constexpr bool writes_into = true;
+
+  explicit values_of(const node& e, lane* into = nullptr)
+      : c_(e.c), a_(e.a), b_(e.b), vals_(into) {
     using loop = broadcast_loop<shape, typename c_values::shape, typename a_values::shape,
                                 typename b_values::shape>;
     auto* out = vals_.data();
@@ -502,7 +537,7 @@ struct values_of<where_expr<C, A, B>> {
   c_values c_;
   a_values a_;
   b_values b_;
-  lane_array<lane, shape::size> vals_;
+  output_lanes<lane, shape::size> vals_;
   lane_array<bool, has_poison ? shape::size : 1> pois_;
   bool any_ = false;
 };
