@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "cuda/launch.cuh"
+#include "checker/gpu_launch.cuh"
 #include "solutions/vector_add.hpp"
 
 namespace {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <variant>
 
 #include "checker/gpu.hpp"
 
@@ -184,29 +185,31 @@ long long total_stores(const sim_outcome& run) {
 
 // An empty kernel stores nothing in any case. One that stores nothing in a small case but something
 // in another has a bug (a mask off by one, a loop that skips the tail), not an empty body.
-bool stores_in_some_case(const kernel_entry& kernel, const check_options& options,
-                         const puzzle_spec& spec, const std::vector<case_data>& cases) {
+bool stores_in_some_case(const kernel_entry& kernel, sim_launcher launcher,
+                         const check_options& options, const puzzle_spec& spec,
+                         const std::vector<case_data>& cases) {
   tl::sim::launch_options launch;
   launch.op_budget = options.op_budget;
   for (std::size_t c = 0; c < cases.size(); ++c) {
+    if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
     auto tensors = cases[c].tensors;
     if (options.on_case)
       options.on_case("case " + case_label(spec, spec.cases[c], kernel.blocks,
                                            tl::sim::order_name(launch.order)));
-    const sim_outcome run =
-        kernel.get(options.which)(request_for(spec, c, kernel, tensors), launch);
+    const sim_outcome run = launcher(request_for(spec, c, kernel, tensors), launch);
     if (run.result.error || total_stores(run) > 0) return true;
   }
   return false;
 }
 
-std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const sim_outcome& run,
+std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const std::string& kernel_file,
+                                          const sim_outcome& run,
                                           const std::vector<tensor>& tensors,
                                           const std::string& where, bool empty_kernel) {
   if (empty_kernel) {
     diagnostic d;
     d.kind = kind::not_solved;
-    d.message = "not-solved: the kernel stores nothing yet. Write it in " + spec.stub_file +
+    d.message = "not-solved: the kernel stores nothing yet. Write it in " + kernel_file +
                 " (the puzzle is explained in " + spec.doc_file + ").";
     return d;
   }
@@ -238,6 +241,27 @@ std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const sim_out
   return std::nullopt;
 }
 
+bool launchers_given(const puzzle_spec& spec, impl which) {
+  return !spec.kernels.empty() &&
+         std::all_of(spec.kernels.begin(), spec.kernels.end(),
+                     [&](const kernel_entry& k) { return k.get(which) != nullptr; });
+}
+
+// The launchers of a puzzle's kernels on one backend, from its module (built first when the
+// options allow), or the diagnostic that takes their place.
+std::variant<std::vector<void (*)()>, diagnostic> module_launchers(const puzzle_spec& spec,
+                                                                   const check_options& options,
+                                                                   tp::backend where) {
+  const module_ref ref{&spec, options.which, where};
+  if (options.modules.build && !(where == backend::simulator && options.simulator_modules_built)) {
+    auto built = build_modules({ref}, options.modules);
+    if (built[0]) return *built[0];
+  }
+  auto loaded = load_module(ref, options.modules);
+  if (auto* d = std::get_if<diagnostic>(&loaded)) return *d;
+  return std::get<loaded_module>(loaded).launchers;
+}
+
 }  // namespace
 
 puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options) {
@@ -253,12 +277,27 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
     return report;
   };
 
+  const bool given = launchers_given(spec, options.which);
+  report.kernel_file = given ? (options.which == impl::stub ? spec.stub_file : spec.solution_file)
+                             : shown_kernel_file(spec, options.which, options.modules);
+  std::vector<sim_launcher> launchers;
+  if (given) {
+    for (const auto& k : spec.kernels) launchers.push_back(k.get(options.which));
+  } else {
+    auto found = module_launchers(spec, options, backend::simulator);
+    if (auto* d = std::get_if<diagnostic>(&found)) return fail(*d);
+    for (auto* l : std::get<std::vector<void (*)()>>(found))
+      launchers.push_back(reinterpret_cast<sim_launcher>(l));
+  }
+
   std::vector<case_data> cases;
   for (std::size_t c = 0; c < spec.cases.size(); ++c)
     cases.push_back(make_case(spec, spec.cases[c], options.seed, c));
 
-  for (const auto& kernel : spec.kernels) {
+  for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
+    const kernel_entry& kernel = spec.kernels[k];
     for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+      if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
       for (auto order : options.orders) {
         report.sizes = spec.cases[c];
         report.blocks = kernel.blocks;
@@ -269,7 +308,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         const launch_request request = request_for(spec, c, kernel, tensors);
         launch.order = order;
         launch.seed = mix_seed(options.seed, c, 0x5eed);
-        sim_outcome run = kernel.get(options.which)(request, launch);
+        sim_outcome run = launchers[k](request, launch);
         ++report.runs;
         report.counters = counters_of(run.buffers);
         if (run.result.error) {
@@ -277,9 +316,10 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
           d.message += "\n  (" + where + ")";
           return fail(std::move(d));
         }
-        const bool empty_kernel =
-            total_stores(run) == 0 && !stores_in_some_case(kernel, options, spec, cases);
-        if (auto d = check_clean_run(spec, run, tensors, where, empty_kernel)) return fail(*d);
+        const bool empty_kernel = total_stores(run) == 0 &&
+                                  !stores_in_some_case(kernel, launchers[k], options, spec, cases);
+        if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where, empty_kernel))
+          return fail(*d);
         if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
         run_facts facts{spec.cases[c], kernel.blocks, request.grid, run.buffers};
         for (const auto& b : spec.budgets) {
@@ -296,35 +336,39 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
   }
 
   if (options.gpu) {
-    for (const auto& kernel : spec.kernels) {
-      auto launcher = gpu::find(spec.id, options.which, kernel.blocks);
-      if (!launcher) {
-        report.gpu_note = "not yet on the GPU: checked in the simulator only";
-        break;
-      }
-      for (std::size_t c = 0; c < spec.cases.size(); ++c) {
-        report.sizes = spec.cases[c];
-        report.blocks = kernel.blocks;
-        report.order.clear();
-        const std::string where = "on the GPU, case " + report.case_label();
-        if (options.on_case) options.on_case(where);
-        auto tensors = cases[c].tensors;
-        for (auto& t : tensors)
-          if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
-        const std::string error = launcher(request_for(spec, c, kernel, tensors));
-        ++report.gpu_runs;
-        if (!error.empty()) {
-          diagnostic d;
-          d.kind = kind::crash;
-          d.message = "crash: " + where + ": " + error;
-          return fail(d);
+    if (given || !gpu_enabled(spec)) {
+      report.gpu_note = "not yet on the GPU: checked in the simulator only";
+    } else {
+      auto found = module_launchers(spec, options, backend::gpu);
+      if (auto* d = std::get_if<diagnostic>(&found)) return fail(*d);
+      const auto& gpu_launchers = std::get<std::vector<void (*)()>>(found);
+      for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
+        const kernel_entry& kernel = spec.kernels[k];
+        const auto launcher = reinterpret_cast<gpu::launcher>(gpu_launchers[k]);
+        for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+          if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
+          report.sizes = spec.cases[c];
+          report.blocks = kernel.blocks;
+          report.order.clear();
+          const std::string where = "on the GPU, case " + report.case_label();
+          if (options.on_case) options.on_case(where);
+          auto tensors = cases[c].tensors;
+          for (auto& t : tensors)
+            if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
+          const std::string error = launcher(request_for(spec, c, kernel, tensors));
+          ++report.gpu_runs;
+          if (!error.empty()) {
+            diagnostic d;
+            d.kind = kind::crash;
+            d.message = "crash: " + where + ": " + error;
+            return fail(d);
+          }
+          if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
         }
-        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
       }
-    }
-    if (report.gpu_note.empty())
       report.gpu_note = "matches the reference on the GPU (" + std::to_string(report.gpu_runs) +
                         " runs)";
+    }
   }
   report.status = status::solved;
   return report;

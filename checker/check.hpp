@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/modules.hpp"
 #include "checker/spec.hpp"
 #include "simulator/launch.hpp"
 
@@ -17,6 +18,11 @@ struct check_options {
   std::vector<tl::sim::order> orders{tl::sim::order::forward, tl::sim::order::reverse,
                                      tl::sim::order::shuffle};
   bool gpu = false;
+  // Where the kernels come from (--puzzles DIR) and whether their modules may be built.
+  module_options modules;
+  // The caller has already built the simulator modules (`tilepuzzles check` builds every chosen
+  // puzzle's module in one go before it checks them one by one): only load them.
+  bool simulator_modules_built = false;
   unsigned long long op_budget = 1ull << 20;
   // Called before each run with a description of the case, e.g. to report where a crash happened.
   std::function<void(const std::string&)> on_case;
@@ -36,6 +42,7 @@ enum class status { solved, not_solved, failed };
 struct puzzle_report {
   const puzzle_spec* spec = nullptr;
   impl which = impl::stub;
+  std::string kernel_file;   // the file checked, as shown: "puzzles/vector_add.hpp"
   tp::status status = status::failed;
   std::vector<tl::sim::diagnostic> diagnostics;
   // The case the report is about: the failing one, or the last one checked.

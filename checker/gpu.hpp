@@ -1,9 +1,10 @@
-// The checker's view of the GPU backend. Implemented by cuda/ when the CUDA path is built and by
-// checker/gpu_absent.cpp otherwise, so the checker never needs nvcc.
+// The checker's view of the GPU. probe() is implemented by checker/gpu_probe.cpp when the CUDA
+// path is built and by checker/gpu_absent.cpp otherwise; the kernels themselves come in GPU
+// modules (checker/gpu_module.cu), loaded like the simulator's (checker/modules.hpp). The checker
+// never needs nvcc.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "checker/launch.hpp"
 
@@ -14,14 +15,14 @@ struct device_status {
   std::string description;  // the GPU's name, or why there is none and what to do
 };
 
-// Looks for a usable GPU once; cheap to call again.
+// Whether this build has the CUDA backend (TILEPUZZLES_CUDA).
+bool built_with_cuda();
+
+// Looks for a usable GPU.
 device_status probe();
 
 // Runs a kernel on the GPU: inputs are copied in, outputs (pre-filled with NaN) copied back.
-// Returns an empty string, or what went wrong.
+// Returns an empty string, or what went wrong. What a GPU module's kernels point to.
 using launcher = std::string (*)(const launch_request&);
-
-// The GPU build of a puzzle's kernel with these block sizes, or null if it is not on the GPU yet.
-launcher find(const std::string& puzzle, impl which, const std::vector<int>& blocks);
 
 }  // namespace tp::gpu

@@ -3,6 +3,8 @@
 
 namespace tp::gpu {
 
+bool built_with_cuda() { return false; }
+
 device_status probe() {
   return {false,
           "this build of tilepuzzles has no CUDA backend (it was configured with "
@@ -10,7 +12,5 @@ device_status probe() {
           "NVIDIA GPU, configure with -DTILEPUZZLES_CUDA=ON and rebuild; without --gpu "
           "everything runs in the simulator."};
 }
-
-launcher find(const std::string&, impl, const std::vector<int>&) { return nullptr; }
 
 }  // namespace tp::gpu

@@ -59,6 +59,7 @@ isolated_report failure(const puzzle_spec& spec, const check_options& options, c
   puzzle_report r;
   r.spec = &spec;
   r.which = options.which;
+  r.kernel_file = shown_kernel_file(spec, options.which, options.modules);
   r.status = status::failed;
   tl::sim::diagnostic d;
   d.kind = k;

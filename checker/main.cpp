@@ -12,6 +12,7 @@
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
 #include "checker/isolate.hpp"
+#include "checker/modules.hpp"
 #include "checker/registry.hpp"
 #include "checker/report.hpp"
 
@@ -66,6 +67,8 @@ int run_show(const std::string& name) {
       std::printf("%s%s=%d", i ? ", " : "", p->size_names[i].c_str(), c[i]);
     std::printf(")");
   }
+  if (!p->case_fits_rule.empty())
+    std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
   std::printf("\ntolerance: rtol %g, atol %g\n", p->rtol, p->atol);
   for (const auto& b : p->budgets) std::printf("budget: %s\n", b.description.c_str());
   return exit_pass;
@@ -80,7 +83,21 @@ struct check_args {
   bool json = false;
   double timeout = 300;
   bool isolate = true;
+  std::string puzzles_dir;
+  bool build = true;
 };
+
+// The report of a puzzle that was not checked because its module could not be built.
+tp::isolated_report unchecked(const tp::puzzle_spec& spec, const tp::check_options& options,
+                              tl::sim::diagnostic problem) {
+  tp::puzzle_report r;
+  r.spec = &spec;
+  r.which = options.which;
+  r.kernel_file = tp::shown_kernel_file(spec, options.which, options.modules);
+  r.status = tp::status::failed;
+  r.diagnostics.push_back(std::move(problem));
+  return tp::summarize(r);
+}
 
 int run_check(const check_args& args) {
   std::vector<const tp::puzzle_spec*> chosen;
@@ -91,8 +108,14 @@ int run_check(const check_args& args) {
   }
   if (chosen.empty()) chosen = tp::all_puzzles();
 
+  if (!args.puzzles_dir.empty()) {
+    if (auto problem = tp::check_puzzles_dir(args.puzzles_dir)) return usage_error(*problem);
+  }
+
   tp::check_options options;
   options.which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
+  options.modules.puzzles_dir = args.puzzles_dir;
+  options.modules.build = args.build;
   options.seed = args.seed;
   options.gpu = args.gpu;
   using tl::sim::order;
@@ -109,17 +132,30 @@ int run_check(const check_args& args) {
     if (!args.json) std::printf("GPU: %s\n", device.description.c_str());
   }
 
+  const std::string shown_dir = [&] {
+    const std::string file = tp::shown_kernel_file(*chosen.front(), options.which, options.modules);
+    return file.substr(0, file.find_last_of('/') + 1);
+  }();
   if (!args.json)
     std::printf("Checking %s (%s), seed %llu, program order %s%s\n\n",
                 options.which == tp::impl::stub ? "your kernels" : "the reference solutions",
-                options.which == tp::impl::stub ? "puzzles/" : "solutions/",
-                static_cast<unsigned long long>(args.seed), args.order.c_str(),
+                shown_dir.c_str(), static_cast<unsigned long long>(args.seed), args.order.c_str(),
                 args.gpu ? ", then on the GPU" : "");
 
+  // Every chosen puzzle's module is brought up to date first, in one build (the compiles run in
+  // parallel); a puzzle whose module does not build is reported without being run.
+  std::vector<tp::module_ref> refs;
+  for (const tp::puzzle_spec* p : chosen) refs.push_back({p, options.which, tp::backend::simulator});
+  const auto built = tp::build_modules(refs, options.modules);
+  options.simulator_modules_built = true;
+
   std::vector<tp::isolated_report> reports;
-  for (const tp::puzzle_spec* p : chosen) {
-    auto r = args.isolate ? tp::check_isolated(*p, options, args.timeout)
-                          : tp::summarize(tp::check_puzzle(*p, options));
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const tp::puzzle_spec* p = chosen[i];
+    tp::isolated_report r;
+    if (built[i]) r = unchecked(*p, options, *built[i]);
+    else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout);
+    else r = tp::summarize(tp::check_puzzle(*p, options));
     if (!args.json) {
       std::printf("%s\n", r.line.c_str());
       std::fflush(stdout);
@@ -151,7 +187,9 @@ int run_check(const check_args& args) {
                 reports.size() == 1 ? "puzzle solved" : "puzzles solved");
     if (next)
       std::printf(" Next: puzzle %d (%s): edit %s; the statement is in %s.", next->number,
-                  next->id.c_str(), next->stub_file.c_str(), next->doc_file.c_str());
+                  next->id.c_str(),
+                  tp::shown_kernel_file(*next, tp::impl::stub, options.modules).c_str(),
+                  next->doc_file.c_str());
     std::printf("\n");
   }
   return solved == static_cast<int>(reports.size()) ? exit_pass : exit_fail;
@@ -189,6 +227,10 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   check->add_flag("!--no-isolate", args.isolate,
                   "Check in this process (for a debugger) instead of a child process");
+  check->add_option("--puzzles", args.puzzles_dir,
+                    "Check the stubs in this directory instead of puzzles/ (a student's copy)");
+  check->add_flag("!--no-build", args.build,
+                  "Do not compile: refuse a puzzle whose file changed since it was compiled");
 
   try {
     app.parse(argc, argv);

@@ -36,6 +36,14 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+namespace {
+// The file the report is about, as the check showed it (a --puzzles directory's, say).
+std::string kernel_file_of(const puzzle_report& r) {
+  if (!r.kernel_file.empty()) return r.kernel_file;
+  return r.which == impl::stub ? r.spec->stub_file : r.spec->solution_file;
+}
+}  // namespace
+
 std::string report_line(const puzzle_report& r) {
   char buf[256];
   const char* state = r.status == status::solved       ? "solved"
@@ -43,7 +51,7 @@ std::string report_line(const puzzle_report& r) {
                                                        : "FAILED";
   std::string note;
   if (r.status == status::not_solved)
-    note = "write it in " + r.spec->stub_file;
+    note = "write it in " + kernel_file_of(r);
   else if (r.status == status::failed && !r.diagnostics.empty())
     note = r.diagnostics.front().kind;
   else if (r.status == status::solved) {
@@ -58,7 +66,7 @@ std::string report_line(const puzzle_report& r) {
 std::string report_details(const puzzle_report& r) {
   if (r.status != status::failed) return {};
   std::ostringstream s;
-  const std::string& file = r.which == impl::stub ? r.spec->stub_file : r.spec->solution_file;
+  const std::string file = kernel_file_of(r);
   s << "--- " << r.spec->number << " " << r.spec->id << " (" << file << ")\n";
   for (const auto& d : r.diagnostics) {
     std::istringstream lines(d.message);

@@ -17,7 +17,10 @@ namespace tp {
 
 const char* impl_name(impl which);
 
-// One instantiation of the puzzle's kernel: its block sizes and its simulator launchers.
+// One instantiation of the puzzle's kernel: its block sizes and, where they are known when the spec
+// is made, its simulator launchers. The puzzles' specs leave them empty: the kernels come from the
+// puzzle's modules (checker/modules.hpp), loaded when the puzzle is checked. Tests fill them in
+// to check a kernel of their own as if it were a puzzle's.
 struct kernel_entry {
   std::vector<int> blocks;
   sim_launcher stub = nullptr;
@@ -59,6 +62,10 @@ struct puzzle_spec {
   std::vector<std::string> size_names;   // the kernel's int parameters, in order
   std::vector<std::string> block_names;  // the kernel template's parameters, in order
   std::vector<std::vector<int>> cases;   // size values, one vector per case
+  // Which block sets a case runs with, for puzzles whose sizes are tied to the blocks (one
+  // program that covers the whole input: N0 == B0). Unset: every case runs with every block set.
+  std::function<bool(const std::vector<int>& sizes, const std::vector<int>& blocks)> case_fits;
+  std::string case_fits_rule;  // the rule in words, for `show`: "N0 = B0"
   std::vector<tensor_spec> tensors;      // the kernel's pointer parameters, in order
   std::function<std::array<int, 3>(const std::vector<int>& sizes, const std::vector<int>& blocks)>
       grid;
@@ -68,22 +75,16 @@ struct puzzle_spec {
   double atol = 1e-6;
   std::vector<budget> budgets;
   std::vector<kernel_entry> kernels;
+
+  bool runs(const std::vector<int>& sizes, const std::vector<int>& blocks) const {
+    return !case_fits || case_fits(sizes, blocks);
+  }
 };
 
-// Builds the kernel entries of a binding (see checker/bindings/).
+// The kernel entries of a binding (see checker/bindings/): one per set of block sizes.
 template <class Binding, class... Blocks>
 std::vector<kernel_entry> make_kernel_entries(block_list<Blocks...>) {
-  std::vector<kernel_entry> entries;
-  (
-      [&] {
-        using stub = typename Binding::template stub<Blocks>;
-        using solution = typename Binding::template solution<Blocks>;
-        check_kernel_signature<stub, typename Binding::signature>();
-        check_kernel_signature<solution, typename Binding::signature>();
-        entries.push_back({Blocks::values(), &sim_launch<stub>, &sim_launch<solution>});
-      }(),
-      ...);
-  return entries;
+  return {kernel_entry{Blocks::values()}...};
 }
 
 template <class Binding>

@@ -1,5 +1,5 @@
-// Puzzle 4, flash-attention-simple: z[i] = sum_j softmax_j(q[i] * k[j]) * v[j].
-// Read docs/puzzles/flash-attention-simple.md, write the kernel below, then run `./build/tilepuzzles check 4`.
+// Puzzle 12, flash-attention-simple: z[i] = sum_j softmax_j(q[i] * k[j]) * v[j].
+// Read docs/puzzles/flash-attention-simple.md, write the kernel below, then run `./build/tilepuzzles check 12`.
 #pragma once
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// Puzzle 3, long-softmax-2loop: the row-wise softmax of x[N0, T] in two loops.
-// Read docs/puzzles/long-softmax-2loop.md, write the kernel below, then run `./build/tilepuzzles check 3`.
+// Puzzle 10, long-softmax-2loop: the row-wise softmax of x[N0, T] in two loops.
+// Read docs/puzzles/long-softmax-2loop.md, write the kernel below, then run `./build/tilepuzzles check 10`.
 #pragma once
 
 #include <cmath>
@@ -8,7 +8,7 @@
 
 namespace puzzles {
 
-// As puzzle 2, but the maximum and the sum of exponentials come from one loop (the "online"
+// As puzzle 9, but the maximum and the sum of exponentials come from one loop (the "online"
 // softmax): each element of x may be read at most 2 times. The inputs are large, so exp must
 // only ever see values shifted by the row's maximum.
 template <int B0, int B1>

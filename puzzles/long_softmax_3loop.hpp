@@ -1,5 +1,5 @@
-// Puzzle 2, long-softmax-3loop: the row-wise softmax of x[N0, T] in three loops.
-// Read docs/puzzles/long-softmax-3loop.md, write the kernel below, then run `./build/tilepuzzles check 2`.
+// Puzzle 9, long-softmax-3loop: the row-wise softmax of x[N0, T] in three loops.
+// Read docs/puzzles/long-softmax-3loop.md, write the kernel below, then run `./build/tilepuzzles check 9`.
 #pragma once
 
 #include <cmath>

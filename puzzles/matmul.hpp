@@ -1,5 +1,5 @@
-// Puzzle 5, matmul: batched z[b] = x[b] @ y[b].
-// Read docs/puzzles/matmul.md, write the kernel below, then run `./build/tilepuzzles check 5`.
+// Puzzle 14, matmul: batched z[b] = x[b] @ y[b].
+// Read docs/puzzles/matmul.md, write the kernel below, then run `./build/tilepuzzles check 14`.
 #pragma once
 
 #include <cmath>

@@ -1,5 +1,5 @@
-// Puzzle 1, vector-add: z = x + y.
-// Read docs/puzzles/vector-add.md, write the kernel below, then run `./build/tilepuzzles check 1`.
+// Puzzle 3, vector-add: z = x + y.
+// Read docs/puzzles/vector-add.md, write the kernel below, then run `./build/tilepuzzles check 3`.
 #pragma once
 
 #include "tile/tl.hpp"

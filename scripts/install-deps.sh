@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tilepuzzles needs from Debian's packages, if it is missing. Safe to run again.
 set -euo pipefail
-packages=(cmake g++ make libeigen3-dev catch2 libcli11-dev)
+packages=(cmake g++ make ninja-build libeigen3-dev catch2 libcli11-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

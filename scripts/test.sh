@@ -3,8 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-if [ ! -f build/CMakeCache.txt ]; then
-  cmake -S . -B build
-fi
+bash scripts/configure.sh
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"

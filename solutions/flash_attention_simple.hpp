@@ -1,5 +1,5 @@
-// Puzzle 4, flash-attention-simple: z[i] = sum_j softmax_j(q[i] * k[j]) * v[j], one pass over k
-// and v with the online softmax of puzzle 3.
+// Puzzle 12, flash-attention-simple: z[i] = sum_j softmax_j(q[i] * k[j]) * v[j], one pass over k
+// and v with the online softmax of puzzle 10.
 #pragma once
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Puzzle 3, long-softmax-2loop: the row-wise softmax of x[N0, T], with the online max/sum trick,
+// Puzzle 10, long-softmax-2loop: the row-wise softmax of x[N0, T], with the online max/sum trick,
 // in two passes over each row.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Puzzle 2, long-softmax-3loop: the row-wise softmax of x[N0, T], in three passes over each row.
+// Puzzle 9, long-softmax-3loop: the row-wise softmax of x[N0, T], in three passes over each row.
 #pragma once
 
 #include <cmath>

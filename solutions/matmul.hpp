@@ -1,4 +1,4 @@
-// Puzzle 5, matmul: batched z[b] = x[b] @ y[b], one B0 x B1 tile of z per program.
+// Puzzle 14, matmul: batched z[b] = x[b] @ y[b], one B0 x B1 tile of z per program.
 #pragma once
 
 #include "tile/tl.hpp"

@@ -1,4 +1,4 @@
-// Puzzle 1, vector-add: z = x + y.
+// Puzzle 3, vector-add: z = x + y.
 #pragma once
 
 #include "tile/tl.hpp"

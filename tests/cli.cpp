@@ -2,274 +2,17 @@
 // codes, what it prints, and its JSON.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cctype>
-#include <cstdio>
-#include <fstream>
-#include <map>
-#include <memory>
 #include <regex>
-#include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "checker/gpu.hpp"
 #include "checker/registry.hpp"
+#include "cli_support.hpp"
 #include "shipped_stubs.hpp"
 
-#ifndef TILEPUZZLES_BINARY
-#error "TILEPUZZLES_BINARY must name the built tilepuzzles program (see tests/CMakeLists.txt)"
-#endif
+using namespace cli_support;
 
-namespace {
-
-struct cli_result {
-  int exit_code = -1;  // -1 when the program did not exit normally
-  std::string out;
-  std::string err;
-};
-
-// Runs `tilepuzzles ARGS` and collects its exit code, stdout and stderr.
-cli_result run_cli(const std::string& args) {
-  char err_path[] = "/tmp/tilepuzzles-cli-test-XXXXXX";
-  const int fd = ::mkstemp(err_path);
-  REQUIRE(fd >= 0);
-  ::close(fd);
-  const std::string command =
-      std::string("'") + TILEPUZZLES_BINARY + "' " + args + " 2>'" + err_path + "'";
-  cli_result r;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(pipe);
-  if (status != -1 && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  std::ifstream err(err_path);
-  std::ostringstream text;
-  text << err.rdbuf();
-  r.err = text.str();
-  ::unlink(err_path);
-  UNSCOPED_INFO("$ tilepuzzles " << args << "\n[exit " << r.exit_code << "]\n[stdout]\n"
-                                 << r.out << "[stderr]\n"
-                                 << r.err);
-  return r;
-}
-
-// The line of a check's text output about one puzzle, e.g. "   1  vector-add   solved   ...".
-std::string puzzle_line(const std::string& out, const tp::puzzle_spec& p) {
-  const std::regex line("^ +" + std::to_string(p.number) + " +" + p.id + " .*$",
-                        std::regex::multiline);
-  std::smatch m;
-  if (!std::regex_search(out, m, line)) return {};
-  return m.str();
-}
-
-// ---------------------------------------------------------------------------------------------
-// A small, strict JSON reader (RFC 8259): enough to say whether the output is JSON and to look
-// inside it.
-
-struct json {
-  enum class type { null, boolean, number, string, array, object };
-  type t = type::null;
-  bool boolean = false;
-  double number = 0;
-  std::string string;
-  std::vector<json> items;
-  std::map<std::string, json> members;
-
-  bool has(const std::string& key) const { return t == type::object && members.count(key); }
-  const json& operator[](const std::string& key) const {
-    const auto it = members.find(key);
-    if (t != type::object || it == members.end())
-      throw std::runtime_error("no member \"" + key + "\"");
-    return it->second;
-  }
-};
-
-class json_reader {
- public:
-  explicit json_reader(const std::string& text) : s_(text) {}
-
-  json document() {
-    json v = value();
-    space();
-    if (i_ != s_.size()) fail("text after the JSON value");
-    return v;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error("invalid JSON at offset " + std::to_string(i_) + ": " + what);
-  }
-  void space() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t'))
-      ++i_;
-  }
-  char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
-  void expect(char c) {
-    if (peek() != c) fail(std::string("expected '") + c + "'");
-    ++i_;
-  }
-  bool literal(const char* word) {
-    const std::string w(word);
-    if (s_.compare(i_, w.size(), w) != 0) return false;
-    i_ += w.size();
-    return true;
-  }
-
-  json value() {
-    space();
-    json v;
-    const char c = peek();
-    if (c == '{') {
-      v.t = json::type::object;
-      ++i_;
-      space();
-      if (peek() == '}') {
-        ++i_;
-        return v;
-      }
-      for (;;) {
-        space();
-        if (peek() != '"') fail("expected a member name");
-        std::string key = string();
-        if (v.members.count(key)) fail("duplicate member \"" + key + "\"");
-        space();
-        expect(':');
-        v.members.emplace(std::move(key), value());
-        space();
-        if (peek() == ',') {
-          ++i_;
-          continue;
-        }
-        expect('}');
-        return v;
-      }
-    }
-    if (c == '[') {
-      v.t = json::type::array;
-      ++i_;
-      space();
-      if (peek() == ']') {
-        ++i_;
-        return v;
-      }
-      for (;;) {
-        v.items.push_back(value());
-        space();
-        if (peek() == ',') {
-          ++i_;
-          continue;
-        }
-        expect(']');
-        return v;
-      }
-    }
-    if (c == '"') {
-      v.t = json::type::string;
-      v.string = string();
-      return v;
-    }
-    if (literal("true")) {
-      v.t = json::type::boolean;
-      v.boolean = true;
-      return v;
-    }
-    if (literal("false")) {
-      v.t = json::type::boolean;
-      return v;
-    }
-    if (literal("null")) return v;
-    if (c == '-' || (c >= '0' && c <= '9')) {
-      v.t = json::type::number;
-      v.number = number();
-      return v;
-    }
-    fail("expected a value");
-  }
-
-  std::string string() {
-    expect('"');
-    std::string out;
-    for (;;) {
-      if (i_ >= s_.size()) fail("unterminated string");
-      const unsigned char c = static_cast<unsigned char>(s_[i_++]);
-      if (c == '"') return out;
-      if (c < 0x20) fail("raw control character in a string");
-      if (c != '\\') {
-        out += static_cast<char>(c);
-        continue;
-      }
-      const char e = peek();
-      ++i_;
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': {
-          if (i_ + 4 > s_.size()) fail("short \\u escape");
-          for (int k = 0; k < 4; ++k)
-            if (!std::isxdigit(static_cast<unsigned char>(s_[i_ + k]))) fail("bad \\u escape");
-          const unsigned code = std::stoul(s_.substr(i_, 4), nullptr, 16);
-          i_ += 4;
-          if (code < 0x80) out += static_cast<char>(code);
-          else out += '?';  // enough for these tests
-          break;
-        }
-        default: fail("bad escape");
-      }
-    }
-  }
-
-  double number() {
-    const std::size_t start = i_;
-    auto digits = [&] {
-      const std::size_t from = i_;
-      while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') ++i_;
-      if (i_ == from) fail("expected digits");
-    };
-    if (peek() == '-') ++i_;
-    if (peek() == '0') ++i_;
-    else digits();
-    if (peek() == '.') {
-      ++i_;
-      digits();
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      ++i_;
-      if (peek() == '+' || peek() == '-') ++i_;
-      digits();
-    }
-    return std::stod(s_.substr(start, i_ - start));
-  }
-
-  const std::string& s_;
-  std::size_t i_ = 0;
-};
-
-json parse_json(const std::string& text) {
-  try {
-    return json_reader(text).document();
-  } catch (const std::runtime_error& e) {
-    FAIL(e.what());
-    return json{};
-  }
-}
-
-bool is_count(const json& v) {
-  return v.t == json::type::number && v.number >= 0 && v.number == static_cast<long long>(v.number);
-}
-
-}  // namespace
 
 TEST_CASE("The JSON reader used by these tests rejects what is not JSON", "[cli]") {
   // So that a passing JSON test below means something.
@@ -364,7 +107,7 @@ TEST_CASE("list exits 0 and lists every puzzle with its number and file", "[cli]
   const auto r = run_cli("list");
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
-  REQUIRE(tp::all_puzzles().size() == 5);
+  REQUIRE(tp::all_puzzles().size() == 14);
   for (const tp::puzzle_spec* p : tp::all_puzzles()) {
     INFO(p->id);
     const std::regex line("^ +" + std::to_string(p->number) + " +" + p->id + " .*" +
@@ -385,7 +128,7 @@ TEST_CASE("show prints a puzzle named by its id or its number", "[cli]") {
     CHECK_THAT(r.out, Catch::Contains("(B0=32) (B0=256)"));
   }
   SECTION("by number") {
-    const auto r = run_cli("show 2");
+    const auto r = run_cli("show 9");
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
     CHECK_THAT(r.out, Catch::Contains("long-softmax-3loop"));
@@ -393,24 +136,33 @@ TEST_CASE("show prints a puzzle named by its id or its number", "[cli]") {
     CHECK_THAT(r.out, Catch::Contains("read at most 3 times"));
   }
   SECTION("the number and the id show the same page") {
-    const auto by_number = run_cli("show 5");
+    const auto by_number = run_cli("show 14");
     const auto by_id = run_cli("show matmul");
     CHECK(by_number.exit_code == 0);
     CHECK(by_number.out == by_id.out);
     CHECK_THAT(by_id.out, Catch::Contains("puzzles/matmul.hpp"));
   }
+  SECTION("a puzzle whose cases fit only some block sizes says which") {
+    const auto r = run_cli("show constant-add");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("(B0=32) (B0=128)"));
+    CHECK_THAT(r.out, Catch::Contains("(N0=32) (N0=128)"));
+    CHECK_THAT(r.out, Catch::Contains("each case runs with the block sizes that fit it: N0 = B0"));
+    // ... and one whose cases fit every block size says nothing of the kind.
+    CHECK_THAT(run_cli("show vector-add").out, !Catch::Contains("that fit it"));
+  }
 }
 
 TEST_CASE("check --json prints one valid JSON array with an object per puzzle", "[cli]") {
   SECTION("for solutions that pass") {
-    const auto r = run_cli("check --json --impl solution 1 3");
+    const auto r = run_cli("check --json --impl solution 3 10");
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
     const json doc = parse_json(r.out);  // the whole stdout, nothing else
     REQUIRE(doc.t == json::type::array);
     REQUIRE(doc.items.size() == 2);
-    const std::vector<const tp::puzzle_spec*> expected = {tp::find_puzzle("1"),
-                                                          tp::find_puzzle("3")};
+    const std::vector<const tp::puzzle_spec*> expected = {tp::find_puzzle("3"),
+                                                          tp::find_puzzle("10")};
     for (std::size_t k = 0; k < 2; ++k) {
       const json& o = doc.items[k];
       const tp::puzzle_spec& spec = *expected[k];
@@ -448,15 +200,15 @@ TEST_CASE("check --json prints one valid JSON array with an object per puzzle", 
     CHECK(doc.items[1]["counters"]["x"]["max_element_reads"].number == 2);
   }
   SECTION("for a stub that is not solved") {
-    const tp::puzzle_spec* stub = tp::find_puzzle("3");
+    const tp::puzzle_spec* stub = tp::find_puzzle("10");
     REQUIRE(stub != nullptr);
     if (!is_shipped_stub(*stub)) {
       WARN(stub->stub_file << " has been edited: skipping the unsolved-stub JSON check");
-      const auto r = run_cli("check --json 3");
+      const auto r = run_cli("check --json 10");
       CHECK(parse_json(r.out).t == json::type::array);
       return;
     }
-    const auto r = run_cli("check --json 3");
+    const auto r = run_cli("check --json 10");
     CHECK(r.exit_code == 1);
     const json doc = parse_json(r.out);
     REQUIRE(doc.t == json::type::array);
@@ -475,7 +227,7 @@ TEST_CASE("check --json prints one valid JSON array with an object per puzzle", 
 
 TEST_CASE("check --gpu says clearly when there is no GPU to run on", "[cli]") {
   const tp::gpu::device_status device = tp::gpu::probe();
-  const auto r = run_cli("check --gpu --impl solution 1");
+  const auto r = run_cli("check --gpu --impl solution vector-add");
   if (device.available) {
     // A machine with a GPU and a CUDA build: the solution passes there too.
     CHECK(r.exit_code == 0);
@@ -492,7 +244,7 @@ TEST_CASE("check --gpu says clearly when there is no GPU to run on", "[cli]") {
 TEST_CASE("check honours --seed and --order and still passes the solutions", "[cli]") {
   const tp::puzzle_spec* p = tp::find_puzzle("long-softmax-3loop");
   REQUIRE(p != nullptr);
-  const auto r = run_cli("check --impl solution --seed 99 --order reverse 2");
+  const auto r = run_cli("check --impl solution --seed 99 --order reverse 9");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("seed 99, program order reverse"));
   // One order only: one run per block size and case.

@@ -24,6 +24,12 @@
 #include "checker/registry.hpp"
 #include "checker/report.hpp"
 #include "checker/spec.hpp"
+#include "check_as_puzzle.hpp"
+#include "solutions/flash_attention_simple.hpp"
+#include "solutions/long_softmax_2loop.hpp"
+#include "solutions/long_softmax_3loop.hpp"
+#include "solutions/matmul.hpp"
+#include "solutions/vector_add.hpp"
 
 // ---------------------------------------------------------------------------------------------
 // The wrong kernels, with the puzzles' signatures.
@@ -231,57 +237,10 @@ struct MatmulLoadingXTwice {
 }  // namespace wrong
 
 // ---------------------------------------------------------------------------------------------
-// Checking a kernel as if it were the learner's answer to a puzzle.
+
+using namespace as_puzzle;
 
 namespace {
-
-// One entry per block size the puzzle is checked with, both launchers running Kernel.
-template <template <int...> class Kernel, class Binding, class... Blocks>
-std::vector<tp::kernel_entry> entries_for(tp::block_list<Blocks...>) {
-  std::vector<tp::kernel_entry> entries;
-  (
-      [&] {
-        using K = tp::instantiate_t<Kernel, Blocks>;
-        tp::check_kernel_signature<K, typename Binding::signature>();
-        entries.push_back(tp::kernel_entry{Blocks::values(), &tp::sim_launch<K>,
-                                           &tp::sim_launch<K>});
-      }(),
-      ...);
-  return entries;
-}
-
-// A copy of the puzzle whose kernels are Kernel, with the puzzle's own block sizes.
-template <template <int...> class Kernel, class Binding>
-tp::puzzle_spec puzzle_with(const char* id) {
-  const tp::puzzle_spec* original = tp::find_puzzle(id);
-  REQUIRE(original != nullptr);
-  tp::puzzle_spec spec = *original;
-  spec.kernels = entries_for<Kernel, Binding>(typename Binding::configs{});
-  REQUIRE(spec.kernels.size() == original->kernels.size());
-  for (std::size_t i = 0; i < spec.kernels.size(); ++i)
-    REQUIRE(spec.kernels[i].blocks == original->kernels[i].blocks);
-  return spec;
-}
-
-tp::puzzle_report check(const tp::puzzle_spec& spec, tp::check_options options = {}) {
-  tp::puzzle_report report = tp::check_puzzle(spec, options);
-  UNSCOPED_INFO("report: " << tp::report_line(report) << "\n" << tp::report_details(report));
-  return report;
-}
-
-// The one diagnostic of a failed report.
-const tl::sim::diagnostic& the_diagnostic(const tp::puzzle_report& report) {
-  REQUIRE(report.status == tp::status::failed);
-  REQUIRE(report.diagnostics.size() == 1);
-  return report.diagnostics[0];
-}
-
-std::size_t case_index(const tp::puzzle_spec& spec, const std::vector<int>& sizes) {
-  for (std::size_t c = 0; c < spec.cases.size(); ++c)
-    if (spec.cases[c] == sizes) return c;
-  FAIL("the report's case is not one of the puzzle's");
-  return 0;
-}
 
 // While alive, a handler for `sig` that makes the process exit with status 77. A child of this
 // process that still ran it when its kernel crashed would say "exited with status 77" instead of
@@ -390,6 +349,15 @@ TEST_CASE("A softmax that does not subtract the row maximum overflows into NaN o
     CHECK_THAT(d.message, Catch::Contains("Subtract the row's maximum"));
     // The kernel itself ran cleanly: it is the values that are wrong.
     CHECK(report.counters.at(1).stores > 0);
+  }
+  SECTION("on the 3-loop puzzle, whose read budget it keeps, it fails with nan-inf too") {
+    const auto spec =
+        puzzle_with<wrong::SoftmaxWithoutMax, tp::bindings::long_softmax_3loop>(
+            "long-softmax-3loop");
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "nan-inf");
+    CHECK(d.buffer == "z");
   }
   SECTION("its twin, which subtracts the maximum, passes") {
     const auto spec =

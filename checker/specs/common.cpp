@@ -23,6 +23,25 @@ void set_from(tensor& t, const matrix& values, long long first) {
       values.cast<float>();
 }
 
+void softmax_reference(const std::vector<int>& n, std::vector<tensor>& t) {
+  const matrix x = as_matrix(t[0], n[0], n[1]);
+  const Eigen::VectorXd row_max = x.rowwise().maxCoeff();
+  const matrix e = (x.colwise() - row_max).array().exp().matrix();
+  const Eigen::VectorXd row_sum = e.rowwise().sum();
+  set_from(t[1], matrix(e.array().colwise() / row_sum.array()));
+}
+
+std::vector<std::vector<int>> outer_block_cases() {
+  // With (B0, B1) = (32, 32) and (64, 16): a single partial tile, the classic set's 100 x 90,
+  // N0 past a multiple of B0 by 1, 2 and 3 (33, 66, 131), N1 past one of B1 by 1, 2 and 3
+  // (17, 34, 35); past the first two cases, grids that are never square.
+  return {{1, 1}, {3, 2}, {100, 90}, {33, 34}, {66, 17}, {131, 35}};
+}
+
+std::array<int, 3> outer_block_grid(const std::vector<int>& n, const std::vector<int>& b) {
+  return {cdiv(n[0], b[0]), cdiv(n[1], b[1]), 1};
+}
+
 namespace {
 
 std::string plural(long long n, const char* one, const char* many) {

@@ -1,4 +1,4 @@
-// Puzzle 5: batched matrix multiplication with tl::dot.
+// Puzzle 14: batched matrix multiplication with tl::dot.
 #include "checker/bindings/matmul.hpp"
 #include "checker/spec.hpp"
 #include "checker/specs/specs.hpp"
@@ -9,7 +9,7 @@ const puzzle_spec& matmul() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
     s.id = bindings::matmul::id;
-    s.number = 5;
+    s.number = 14;
     s.title = "Matmul";
     s.summary = "z[b] = x[b] @ y[b] for x[N2, N0, MID], y[N2, MID, N1]; a B0 x B1 tile of z per "
                 "program, a loop over MID in steps of B_MID";
@@ -18,7 +18,10 @@ const puzzle_spec& matmul() {
     s.doc_file = "docs/puzzles/matmul.md";
     s.size_names = {"N0", "N1", "N2", "MID"};
     s.block_names = {"B0", "B1", "B_MID"};
-    s.cases = {{1, 1, 1, 1}, {17, 18, 2, 19}, {33, 35, 3, 50}, {64, 48, 1, 67}, {40, 70, 2, 35}};
+    // All sizes 1; the classic set's 4 batches of 32 x 32 @ 32 x 32; sizes past a multiple of the
+    // blocks (16 or 32) by 1, 2 and 3.
+    s.cases = {{1, 1, 1, 1},   {32, 32, 4, 32},  {17, 18, 2, 19},
+               {33, 35, 3, 50}, {64, 48, 1, 67}, {40, 70, 2, 35}};
     s.tensors = {
         {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[0], n[3]}; },
          [](auto& v, rng& r) { fill_signed(v, r); }},

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -10,10 +11,20 @@
 
 namespace tp::specs {
 
+// In curriculum order.
+const puzzle_spec& constant_add();
+const puzzle_spec& constant_add_block();
 const puzzle_spec& vector_add();
+const puzzle_spec& outer_add();
+const puzzle_spec& outer_add_block();
+const puzzle_spec& outer_mul_relu();
+const puzzle_spec& outer_mul_relu_backward();
+const puzzle_spec& long_sum();
 const puzzle_spec& long_softmax_3loop();
 const puzzle_spec& long_softmax_2loop();
+const puzzle_spec& softmax_fused();
 const puzzle_spec& flash_attention_simple();
+const puzzle_spec& conv2d();
 const puzzle_spec& matmul();
 
 // References compute in double.
@@ -24,6 +35,17 @@ Eigen::ArrayXd as_array(const tensor& t);
 matrix as_matrix(const tensor& t, long long rows, long long cols, long long first = 0);
 void set_from(tensor& t, const Eigen::ArrayXd& values);
 void set_from(tensor& t, const matrix& values, long long first = 0);
+
+// z = softmax(x) along each row, x and z [sizes[0], sizes[1]] (tensors 0 and 1).
+void softmax_reference(const std::vector<int>& sizes, std::vector<tensor>& tensors);
+
+// cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time.
+constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
+
+// The cases of the puzzles with a 2-D grid over x[N0] (axis 0, blocks of B0) and y[N1] (axis 1,
+// blocks of B1), sizes (N0, N1); and their grid, (cdiv(N0, B0), cdiv(N1, B1), 1).
+std::vector<std::vector<int>> outer_block_cases();
+std::array<int, 3> outer_block_grid(const std::vector<int>& sizes, const std::vector<int>& blocks);
 
 // Every element of each named buffer is loaded at most `times` times over the whole launch.
 budget each_element_read_at_most(std::vector<std::string> names, int times);

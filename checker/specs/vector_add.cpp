@@ -1,3 +1,4 @@
+// Puzzle 3: the sum of two vectors, B0 elements per program, the last block masked.
 #include "checker/bindings/vector_add.hpp"
 #include "checker/specs/specs.hpp"
 #include "checker/spec.hpp"
@@ -8,7 +9,7 @@ const puzzle_spec& vector_add() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
     s.id = bindings::vector_add::id;
-    s.number = 1;
+    s.number = 3;
     s.title = "Vector add";
     s.summary = "z[i] = x[i] + y[i] over N0 elements, B0 per program";
     s.stub_file = "puzzles/vector_add.hpp";

@@ -1,4 +1,6 @@
 // Runs one kernel instantiation on the GPU for a launch_request: one thread block per program.
+// The GPU counterpart of checker/sim_launch.hpp, compiled by nvcc into each puzzle's GPU module
+// (checker/gpu_module.cu).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -39,7 +41,10 @@ class device_buffer {
   cudaError_t error_ = cudaSuccess;
 };
 
-std::string describe(cudaError_t error, const char* what);
+inline std::string describe(cudaError_t error, const char* what) {
+  return std::string(what) + " failed: " + cudaGetErrorName(error) + " (" +
+         cudaGetErrorString(error) + ")";
+}
 
 namespace detail {
 template <class Param>

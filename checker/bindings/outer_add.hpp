@@ -1,0 +1,29 @@
+#pragma once
+
+#include "checker/binding.hpp"
+
+// Declared, not included: each kernel compiles in its own module (checker/sim_module.cpp), so a
+// stub that does not compile costs only its own puzzle.
+namespace puzzles {
+template <int B0, int B1>
+struct OuterAdd;
+}
+namespace solutions {
+template <int B0, int B1>
+struct OuterAdd;
+}
+
+namespace tp::bindings {
+
+struct outer_add {
+  static constexpr const char* id = "outer-add";
+  using signature = void(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0,
+                         int N1);
+  using configs = block_list<blocks<32, 32>, blocks<64, 16>>;
+  template <class B>
+  using stub = instantiate_t<puzzles::OuterAdd, B>;
+  template <class B>
+  using solution = instantiate_t<solutions::OuterAdd, B>;
+};
+
+}  // namespace tp::bindings

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "checker/binding.hpp"
+
+// Declared, not included: each kernel compiles in its own module (checker/sim_module.cpp), so a
+// stub that does not compile costs only its own puzzle.
+namespace puzzles {
+template <int B0, int B1>
+struct OuterAddBlock;
+}
+namespace solutions {
+template <int B0, int B1>
+struct OuterAddBlock;
+}
+
+namespace tp::bindings {
+
+struct outer_add_block {
+  static constexpr const char* id = "outer-add-block";
+  using signature = void(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0,
+                         int N1);
+  using configs = block_list<blocks<32, 32>, blocks<64, 16>>;
+  template <class B>
+  using stub = instantiate_t<puzzles::OuterAddBlock, B>;
+  template <class B>
+  using solution = instantiate_t<solutions::OuterAddBlock, B>;
+};
+
+}  // namespace tp::bindings

@@ -1,0 +1,44 @@
+// Puzzle 1: add a constant to a vector with one program that covers it exactly.
+#include "checker/bindings/constant_add.hpp"
+#include "checker/spec.hpp"
+#include "checker/specs/specs.hpp"
+
+namespace tp::specs {
+
+const puzzle_spec& constant_add() {
+  static const puzzle_spec spec = [] {
+    puzzle_spec s;
+    s.id = bindings::constant_add::id;
+    s.number = 1;
+    s.title = "Constant add";
+    s.summary = "z[i] = x[i] + 10 over N0 elements, one program with B0 = N0 lanes";
+    s.stub_file = "puzzles/constant_add.hpp";
+    s.solution_file = "solutions/constant_add.hpp";
+    s.doc_file = "docs/puzzles/constant-add.md";
+    s.size_names = {"N0"};
+    s.block_names = {"B0"};
+    // The classic set's x[32], and a longer vector for the second block size: a kernel that
+    // assumes 32 lanes leaves most of it unwritten.
+    s.cases = {{32}, {128}};
+    s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[0] == b[0]; };
+    s.case_fits_rule = "N0 = B0 (one program covers the whole vector)";
+    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
+    // Values around -10 too, so that z crosses zero.
+    s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
+                 {"z", true, n0, nullptr}};
+    s.grid = [](const std::vector<int>&, const std::vector<int>&) {
+      return std::array<int, 3>{1, 1, 1};
+    };
+    s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
+      set_from(t[1], Eigen::ArrayXd(as_array(t[0]) + 10.0));
+    };
+    s.rtol = 1e-6;
+    s.atol = 1e-6;
+    s.budgets = {each_element_read_at_most({"x"}, 1), each_element_written_at_most({"z"}, 1)};
+    s.kernels = make_kernel_entries<bindings::constant_add>();
+    return s;
+  }();
+  return spec;
+}
+
+}  // namespace tp::specs

@@ -1,0 +1,41 @@
+// Puzzle 2: add a constant to a vector longer than a block: a grid of programs and the first mask.
+#include "checker/bindings/constant_add_block.hpp"
+#include "checker/spec.hpp"
+#include "checker/specs/specs.hpp"
+
+namespace tp::specs {
+
+const puzzle_spec& constant_add_block() {
+  static const puzzle_spec spec = [] {
+    puzzle_spec s;
+    s.id = bindings::constant_add_block::id;
+    s.number = 2;
+    s.title = "Constant add, blocked";
+    s.summary = "z[i] = x[i] + 10 over N0 elements, B0 per program";
+    s.stub_file = "puzzles/constant_add_block.hpp";
+    s.solution_file = "solutions/constant_add_block.hpp";
+    s.doc_file = "docs/puzzles/constant-add-block.md";
+    s.size_names = {"N0"};
+    s.block_names = {"B0"};
+    // One partial block (1, 2, 3), tails of 1, 2 and 3 past a multiple of 32 and of 64
+    // (33, 66, 131), and the classic set's x[200].
+    s.cases = {{1}, {2}, {3}, {33}, {66}, {131}, {200}};
+    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
+    s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
+                 {"z", true, n0, nullptr}};
+    s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
+      return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
+    };
+    s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
+      set_from(t[1], Eigen::ArrayXd(as_array(t[0]) + 10.0));
+    };
+    s.rtol = 1e-6;
+    s.atol = 1e-6;
+    s.budgets = {each_element_read_at_most({"x"}, 1), each_element_written_at_most({"z"}, 1)};
+    s.kernels = make_kernel_entries<bindings::constant_add_block>();
+    return s;
+  }();
+  return spec;
+}
+
+}  // namespace tp::specs

@@ -1,0 +1,47 @@
+// Puzzle 6: a fused outer product and relu over a 2-D grid of programs.
+#include "checker/bindings/outer_mul_relu.hpp"
+#include "checker/spec.hpp"
+#include "checker/specs/specs.hpp"
+
+namespace tp::specs {
+
+const puzzle_spec& outer_mul_relu() {
+  static const puzzle_spec spec = [] {
+    puzzle_spec s;
+    s.id = bindings::outer_mul_relu::id;
+    s.number = 6;
+    s.title = "Outer multiply and relu";
+    s.summary = "z[j, i] = relu(x[i] * y[j]) for x[N0], y[N1], z[N1, N0]; a [B1, B0] tile per "
+                "program on a 2-D grid";
+    s.stub_file = "puzzles/outer_mul_relu.hpp";
+    s.solution_file = "solutions/outer_mul_relu.hpp";
+    s.doc_file = "docs/puzzles/outer-mul-relu.md";
+    s.size_names = {"N0", "N1"};
+    s.block_names = {"B0", "B1"};
+    s.cases = outer_block_cases();
+    // Both signs in x and in y: about half the products are negative, and a negative times a
+    // negative is positive, so relu on the inputs instead of the product fails.
+    s.tensors = {
+        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; },
+         [](auto& v, rng& r) { fill_signed(v, r); }},
+        {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; },
+         [](auto& v, rng& r) { fill_signed(v, r); }},
+        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[1], n[0]}; },
+         nullptr}};
+    s.grid = outer_block_grid;
+    s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
+      const Eigen::ArrayXd x = as_array(t[0]), y = as_array(t[1]);
+      const matrix product = y.matrix() * x.matrix().transpose();
+      set_from(t[2], matrix(product.cwiseMax(0.0)));
+    };
+    s.rtol = 1e-6;
+    s.atol = 1e-6;
+    s.budgets = {each_program_reads_each_element_at_most({"x", "y"}, 1),
+                 each_element_written_at_most({"z"}, 1)};
+    s.kernels = make_kernel_entries<bindings::outer_mul_relu>();
+    return s;
+  }();
+  return spec;
+}
+
+}  // namespace tp::specs

@@ -1,0 +1,52 @@
+// Puzzle 7: the backward pass of z = relu(x * y) with respect to x, over a 2-D grid.
+#include "checker/bindings/outer_mul_relu_backward.hpp"
+#include "checker/spec.hpp"
+#include "checker/specs/specs.hpp"
+
+namespace tp::specs {
+
+const puzzle_spec& outer_mul_relu_backward() {
+  static const puzzle_spec spec = [] {
+    puzzle_spec s;
+    s.id = bindings::outer_mul_relu_backward::id;
+    s.number = 7;
+    s.title = "Outer multiply and relu, backward";
+    s.summary = "dx[j, i] = (x[j, i] * y[j] > 0) * y[j] * dz[j, i] for x, dz, dx [N1, N0] and "
+                "y[N1]; a [B1, B0] tile per program on a 2-D grid";
+    s.stub_file = "puzzles/outer_mul_relu_backward.hpp";
+    s.solution_file = "solutions/outer_mul_relu_backward.hpp";
+    s.doc_file = "docs/puzzles/outer-mul-relu-backward.md";
+    s.size_names = {"N0", "N1"};
+    s.block_names = {"B0", "B1"};
+    s.cases = outer_block_cases();
+    auto matrix_shape = [](const std::vector<int>& n) {
+      return std::vector<long long>{n[1], n[0]};
+    };
+    // Both signs in x and y, so the relu's gate depends on both; exact zeros in x, where the
+    // gate is closed (relu'(0) = 0, as in PyTorch).
+    s.tensors = {{"x", false, matrix_shape, [](auto& v, rng& r) { fill_signed(v, r); }},
+                 {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; },
+                  [](auto& v, rng& r) { fill_signed(v, r); }},
+                 {"dz", false, matrix_shape, [](auto& v, rng& r) { fill_signed(v, r); }},
+                 {"dx", true, matrix_shape, nullptr}};
+    s.grid = outer_block_grid;
+    s.reference = [](const std::vector<int>& n, std::vector<tensor>& t) {
+      const matrix x = as_matrix(t[0], n[1], n[0]);
+      const Eigen::ArrayXd y = as_array(t[1]);
+      const matrix dz = as_matrix(t[2], n[1], n[0]);
+      const Eigen::ArrayXXd scaled = x.array().colwise() * y;  // x[j, i] * y[j]
+      const Eigen::ArrayXXd grad = dz.array().colwise() * y;   // y[j] * dz[j, i]
+      set_from(t[3], matrix((scaled > 0.0).select(grad, 0.0)));
+    };
+    s.rtol = 1e-6;
+    s.atol = 1e-6;
+    s.budgets = {each_element_read_at_most({"x", "dz"}, 1),
+                 each_program_reads_each_element_at_most({"y"}, 1),
+                 each_element_written_at_most({"dx"}, 1)};
+    s.kernels = make_kernel_entries<bindings::outer_mul_relu_backward>();
+    return s;
+  }();
+  return spec;
+}
+
+}  // namespace tp::specs

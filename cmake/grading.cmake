@@ -1,0 +1,20 @@
+# Grading with ctest: one test per puzzle, named PREFIX<id> and labelled LABEL, that runs
+# `tilepuzzles check <id>` and passes when that puzzle's kernel is solved. A stub that does not
+# compile fails its own test, with the short compile-error report in the test's output.
+#
+#   tilepuzzles_add_grade_tests(PREFIX grade_ LABEL grade [PUZZLES_DIR dir])
+#
+# Without PUZZLES_DIR the tests check the stubs this build was configured with
+# (TILEPUZZLES_PUZZLES_DIR); with it, `--puzzles dir`.
+function(tilepuzzles_add_grade_tests)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "PREFIX;LABEL;PUZZLES_DIR" "")
+  get_property(ids GLOBAL PROPERTY tilepuzzles_puzzle_ids)
+  foreach(id IN LISTS ids)
+    set(command $<TARGET_FILE:tilepuzzles> check ${id})
+    if(arg_PUZZLES_DIR)
+      list(APPEND command --puzzles ${arg_PUZZLES_DIR})
+    endif()
+    add_test(NAME ${arg_PREFIX}${id} COMMAND ${command})
+    set_tests_properties(${arg_PREFIX}${id} PROPERTIES LABELS ${arg_LABEL})
+  endforeach()
+endfunction()

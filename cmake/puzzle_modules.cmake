@@ -1,0 +1,129 @@
+# Each puzzle is its own build unit: its stub and its solution compile into separate modules
+# (shared libraries that the checker loads with dlopen), so a stub that does not compile costs
+# only its own puzzle. docs/ARCHITECTURE.md ("Puzzle modules") explains the design.
+#
+#   tilepuzzles_puzzle(STEM [GPU])
+#
+# declares the puzzle whose files are puzzles/STEM.hpp, solutions/STEM.hpp and
+# checker/bindings/STEM.hpp. GPU means the CUDA backend runs its kernels: the one switch per puzzle
+# that turns on its GPU modules (only in builds with TILEPUZZLES_CUDA).
+#
+# Module targets and files, for STEM and IMPL (stub or solution):
+#   tilepuzzles_STEM_IMPL       modules/STEM.IMPL.so      (the simulator, g++)
+#   tilepuzzles_STEM_IMPL_gpu   modules/STEM.IMPL.gpu.so  (the GPU, nvcc)
+# next to each: .log (the compiler's messages), .status, .deps and .source (cmake/compile-logged.sh).
+# The checker (checker/modules.cpp) builds a module through these targets before it loads it.
+#
+# Solution modules are part of `all` (the project's own code must always compile); stub modules
+# are not: a learner's stub that does not compile must not break `cmake --build`. The checker
+# builds them when it checks them.
+
+set(tilepuzzles_module_dir ${CMAKE_BINARY_DIR}/modules)
+file(MAKE_DIRECTORY ${tilepuzzles_module_dir})
+
+# The directory of the stubs this build checks: puzzles/ of this tree, or a student's copy for a
+# grading build. `tilepuzzles check --puzzles DIR` checks another directory without reconfiguring.
+set(TILEPUZZLES_PUZZLES_DIR ${PROJECT_SOURCE_DIR}/puzzles CACHE PATH
+    "The directory of the stubs (the learner's puzzles) this build checks")
+get_filename_component(tilepuzzles_puzzles_dir "${TILEPUZZLES_PUZZLES_DIR}" ABSOLUTE)
+
+# Puzzle modules are compiled with -O1: it halves the compile of a kernel (the learner's loop is
+# mostly that compile) against -O3, and the checks stay fast (docs/ARCHITECTURE.md has the
+# figures). The floating-point results are the same bits at any level: no fast-math, no FMA
+# contraction (-ffp-contract=off).
+set(tilepuzzles_module_flags -O1 -fvisibility=hidden)
+
+# The headers every simulator module compiles, precompiled once: the tile language, the simulator
+# and the checker's launcher. REUSE_FROM needs the same flags, so this target is a module like the
+# others (its source is empty).
+add_library(tilepuzzles_module_pch MODULE ${PROJECT_SOURCE_DIR}/checker/module_pch.cpp)
+target_link_libraries(tilepuzzles_module_pch PRIVATE tilepuzzles_simulator)
+target_compile_options(tilepuzzles_module_pch PRIVATE ${tilepuzzles_module_flags})
+target_precompile_headers(tilepuzzles_module_pch PRIVATE
+  <cmath> <limits> <tuple> <utility> <vector>
+  ${PROJECT_SOURCE_DIR}/checker/module_abi.hpp
+  ${PROJECT_SOURCE_DIR}/checker/sim_launch.hpp)
+# No <target>_EXPORTS macro: it would differ between this target and the modules, and g++ uses a
+# precompiled header only where the macros defined before it are the same.
+set_target_properties(tilepuzzles_module_pch PROPERTIES
+  LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}/pch DEFINE_SYMBOL "")
+
+function(tilepuzzles_module stem impl backend)
+  if(impl STREQUAL "stub")
+    set(kernel_file ${tilepuzzles_puzzles_dir}/${stem}.hpp)
+  else()
+    set(kernel_file ${PROJECT_SOURCE_DIR}/solutions/${stem}.hpp)
+  endif()
+  set(target tilepuzzles_${stem}_${impl})
+  set(name ${stem}.${impl})
+  if(backend STREQUAL "gpu")
+    string(APPEND target _gpu)
+    string(APPEND name .gpu)
+    set(source ${PROJECT_SOURCE_DIR}/checker/gpu_module.cu)
+    set(language CUDA)
+  else()
+    set(source ${PROJECT_SOURCE_DIR}/checker/sim_module.cpp)
+    set(language CXX)
+  endif()
+  add_library(${target} MODULE ${source})
+  string(TOUPPER ${impl} impl_upper)
+  target_compile_definitions(${target} PRIVATE
+    TILEPUZZLES_BINDING=${stem}
+    TILEPUZZLES_BINDING_HEADER="checker/bindings/${stem}.hpp"
+    TILEPUZZLES_KERNEL_FILE="${kernel_file}"
+    TILEPUZZLES_IMPL_${impl_upper}=1)
+  set_target_properties(${target} PROPERTIES
+    DEFINE_SYMBOL ""
+    PREFIX ""
+    OUTPUT_NAME ${name}
+    LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}
+    ${language}_COMPILER_LAUNCHER
+      "sh;${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh;${tilepuzzles_module_dir}/${name};${kernel_file}")
+  if(backend STREQUAL "gpu")
+    target_link_libraries(${target} PRIVATE tl)
+    target_compile_options(${target} PRIVATE
+      --expt-relaxed-constexpr -Xcompiler=-Wall -Xcompiler=-fvisibility=hidden)
+    # One CUDA runtime per process, shared with the program's probe (checker/gpu_probe.cpp).
+    set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
+  else()
+    target_link_libraries(${target} PRIVATE tilepuzzles_simulator)
+    # Only the entry point is exported (-fvisibility=hidden); the kernels' own symbols stay inside.
+    target_compile_options(${target} PRIVATE ${tilepuzzles_module_flags})
+    if(TARGET tilepuzzles_module_pch)
+      target_precompile_headers(${target} REUSE_FROM tilepuzzles_module_pch)
+    endif()
+  endif()
+  if(impl STREQUAL "stub")
+    set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+endfunction()
+
+function(tilepuzzles_puzzle stem)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "GPU" "" "")
+  # The id comes from the binding, the one source of a puzzle's compile-time facts.
+  set(binding ${PROJECT_SOURCE_DIR}/checker/bindings/${stem}.hpp)
+  file(STRINGS ${binding} id_line REGEX "constexpr const char\\* id = \"[^\"]+\"")
+  string(REGEX MATCH "\"([^\"]+)\"" _ "${id_line}")
+  if(NOT CMAKE_MATCH_1)
+    message(FATAL_ERROR "${binding}: no `static constexpr const char* id = \"...\";` line")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${binding})
+  set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_ids ${CMAKE_MATCH_1})
+  set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_stems ${stem})
+
+  foreach(impl stub solution)
+    if(NOT (TILEPUZZLES_MODULES_ONLY AND impl STREQUAL "solution"))
+      tilepuzzles_module(${stem} ${impl} simulator)
+    endif()
+  endforeach()
+  if(arg_GPU)
+    set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_stems ${stem})
+    if(TILEPUZZLES_CUDA)
+      foreach(impl stub solution)
+        if(NOT (TILEPUZZLES_MODULES_ONLY AND impl STREQUAL "solution"))
+          tilepuzzles_module(${stem} ${impl} gpu)
+        endif()
+      endforeach()
+    endif()
+  endif()
+endfunction()

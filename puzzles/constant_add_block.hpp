@@ -1,0 +1,20 @@
+// Puzzle 2, constant-add-block: z = x + 10 over a vector longer than one block.
+// Read docs/puzzles/constant-add-block.md, write the kernel below, then run `./build/tilepuzzles check 2`.
+#pragma once
+
+#include "tile/tl.hpp"
+
+namespace puzzles {
+
+// Each program adds 10 to B0 consecutive elements: program i covers x[i*B0 : (i+1)*B0].
+// N0 is not a multiple of B0, so the last program must mask the lanes past the end.
+template <int B0>
+struct ConstantAddBlock {
+  static constexpr int num_warps = 4;
+
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0) const {
+    // Your code here.
+  }
+};
+
+}  // namespace puzzles

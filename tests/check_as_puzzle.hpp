@@ -1,0 +1,71 @@
+// Checking a kernel as if it were the learner's answer to a puzzle: the known-wrong tests run
+// their kernels, and the solutions as their twins, through the checker's own path.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "checker/check.hpp"
+#include "checker/registry.hpp"
+#include "checker/report.hpp"
+#include "checker/spec.hpp"
+
+namespace as_puzzle {
+
+// One entry per block size the puzzle is checked with, both launchers running Kernel.
+template <template <int...> class Kernel, class Binding, class... Blocks>
+std::vector<tp::kernel_entry> entries_for(tp::block_list<Blocks...>) {
+  std::vector<tp::kernel_entry> entries;
+  (
+      [&] {
+        using K = tp::instantiate_t<Kernel, Blocks>;
+        tp::check_kernel_signature<K, typename Binding::signature>();
+        entries.push_back(tp::kernel_entry{Blocks::values(), &tp::sim_launch<K>,
+                                           &tp::sim_launch<K>});
+      }(),
+      ...);
+  return entries;
+}
+
+// A copy of the puzzle whose kernels are Kernel, with the puzzle's own block sizes.
+template <template <int...> class Kernel, class Binding>
+tp::puzzle_spec puzzle_with(const char* id) {
+  const tp::puzzle_spec* original = tp::find_puzzle(id);
+  REQUIRE(original != nullptr);
+  tp::puzzle_spec spec = *original;
+  spec.kernels = entries_for<Kernel, Binding>(typename Binding::configs{});
+  REQUIRE(spec.kernels.size() == original->kernels.size());
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i)
+    REQUIRE(spec.kernels[i].blocks == original->kernels[i].blocks);
+  return spec;
+}
+
+inline tp::puzzle_report check(const tp::puzzle_spec& spec, tp::check_options options = {}) {
+  tp::puzzle_report report = tp::check_puzzle(spec, options);
+  UNSCOPED_INFO("report: " << tp::report_line(report) << "\n" << tp::report_details(report));
+  return report;
+}
+
+// Checks Kernel as the answer to puzzle `id` (the binding gives its block sizes).
+template <template <int...> class Kernel, class Binding>
+tp::puzzle_report check_as(const char* id, tp::check_options options = {}) {
+  return check(puzzle_with<Kernel, Binding>(id), options);
+}
+
+// The one diagnostic of a failed report.
+inline const tl::sim::diagnostic& the_diagnostic(const tp::puzzle_report& report) {
+  REQUIRE(report.status == tp::status::failed);
+  REQUIRE(report.diagnostics.size() == 1);
+  return report.diagnostics[0];
+}
+
+inline std::size_t case_index(const tp::puzzle_spec& spec, const std::vector<int>& sizes) {
+  for (std::size_t c = 0; c < spec.cases.size(); ++c)
+    if (spec.cases[c] == sizes) return c;
+  FAIL("the report's case is not one of the puzzle's");
+  return 0;
+}
+
+}  // namespace as_puzzle

@@ -1,0 +1,237 @@
+// The short compile-error report, from real compiler output: the logs in tests/data/compile_logs/
+// are what g++ 12 (and nvcc 13, for the GPU module) printed for the five puzzles' kernels broken
+// the ways a Triton user breaks them, with the paths replaced by @SOURCE@ and @PUZZLES@.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "checker/compile_errors.hpp"
+
+namespace {
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (std::size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size())
+    s.replace(at, from.size(), to);
+  return s;
+}
+
+// The report for a stored log, as if the learner's file were /learner/FILE.
+tp::compile_report report_for(const std::string& log_name, const std::string& kernel_file,
+                              bool gpu = false) {
+  std::ifstream in(std::string(TILEPUZZLES_SOURCE_DIR) + "/tests/data/compile_logs/" + log_name);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string log = replace_all(replace_all(text.str(), "@SOURCE@", "/project"),
+                                      "@PUZZLES@", "/learner");
+  tp::compile_log_context context;
+  context.kernel_file = "/learner/" + kernel_file;
+  context.shown_kernel_file = "student/" + kernel_file;
+  context.learner_dir = "/learner";
+  context.shown_learner_dir = "student";
+  context.source_dir = "/project";
+  context.log_file = "build/modules/x.stub.log";
+  context.gpu = gpu;
+  tp::compile_report report = tp::summarize_compile_log(log, context);
+  UNSCOPED_INFO("report for " << log_name << ":\n" << report.message);
+  return report;
+}
+
+int line_count(const std::string& s) {
+  return static_cast<int>(std::count(s.begin(), s.end(), '\n')) + 1;
+}
+
+int occurrences(const std::string& s, const std::string& part) {
+  int n = 0;
+  for (std::size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) ++n;
+  return n;
+}
+
+// What every report does: the learner's file first, short, the full log named at the end.
+void check_shape(const tp::compile_report& r, const std::string& shown_file) {
+  CHECK(r.message.rfind(shown_file + " does not compile", 0) == 0);
+  CHECK(line_count(r.message) <= 15);
+  CHECK_THAT(r.message, Catch::EndsWith("build/modules/x.stub.log"));
+  // Nothing inside the tile language or the checker is given as the place to look.
+  CHECK_THAT(r.message, !Catch::Contains("/project/"));
+  CHECK_THAT(r.message, !Catch::Contains("required from"));
+  CHECK_THAT(r.message, !Catch::Contains("tl::cpu::"));
+}
+
+}  // namespace
+
+TEST_CASE("A keyword argument is reported at the learner's line with the positional form",
+          "[compile-errors]") {
+  const auto r = report_for("vector_add_keyword_arguments.log", "vector_add.hpp");
+  check_shape(r, "student/vector_add.hpp");
+  CHECK(r.source == "student/vector_add.hpp:15");
+  CHECK_THAT(r.message, Catch::Contains("student/vector_add.hpp:15: 'mask' was not declared"));
+  CHECK_THAT(r.message, Catch::Contains("hint: C++ has no keyword arguments"));
+  CHECK_THAT(r.message, Catch::Contains("tl::load(pointer, mask, other)"));
+  CHECK(r.errors == 1);
+}
+
+TEST_CASE("std::max and std::exp on tiles: two errors, each once, in file order, with hints",
+          "[compile-errors]") {
+  const auto r = report_for("long_softmax_3loop_std_max_and_exp.log", "long_softmax_3loop.hpp");
+  check_shape(r, "student/long_softmax_3loop.hpp");
+  CHECK(r.errors == 2);
+  CHECK_THAT(r.message, Catch::Contains("(2 errors)"));
+  // The error inside <bits/stl_algobase.h> is placed at the learner's call, innermost first.
+  const std::size_t max_at = r.message.find("student/long_softmax_3loop.hpp:24: in std::max:");
+  const std::size_t exp_at = r.message.find("student/long_softmax_3loop.hpp:33: no matching function for call to 'exp(tl::tile<float, 1, 32>)'");
+  CHECK(max_at != std::string::npos);
+  CHECK(exp_at != std::string::npos);
+  CHECK(max_at < exp_at);
+  CHECK(r.source == "student/long_softmax_3loop.hpp:24");
+  // The log repeats each error for both block sizes; the report says them once, with both.
+  CHECK(occurrences(r.message, ":24:") == 1);
+  CHECK(occurrences(r.message, ":33:") == 1);
+  CHECK(occurrences(r.message, "with B0=1, B1=32 and B0=4, B1=64") == 2);
+  CHECK_THAT(r.message, Catch::Contains("tl::maximum(a, b)"));
+  CHECK_THAT(r.message, Catch::Contains("on a tile use tl::exp"));
+  CHECK_THAT(r.message, !Catch::Contains("__enable_if"));
+}
+
+TEST_CASE("A broadcast error inside tile/ is reported at the learner's line with the rule's text",
+          "[compile-errors]") {
+  const auto r = report_for("long_softmax_2loop_missing_col.log", "long_softmax_2loop.hpp");
+  check_shape(r, "student/long_softmax_2loop.hpp");
+  CHECK(r.source == "student/long_softmax_2loop.hpp:29");
+  // The static_assert's text, whole, without "static assertion failed".
+  CHECK_THAT(r.message, Catch::Contains("student/long_softmax_2loop.hpp:29: tl: these tile shapes "
+                                        "cannot be broadcast together."));
+  CHECK_THAT(r.message, Catch::Contains("Use x.col() (x[:, None]) or x.row() (x[None, :]) to add "
+                                        "the missing axis."));
+  CHECK_THAT(r.message, !Catch::Contains("static assertion"));
+  // Only the second block size breaks (B0 = 1 broadcasts against anything).
+  CHECK_THAT(r.message, Catch::Contains("with B0=4, B1=64\n"));
+  CHECK_THAT(r.message, !Catch::Contains("B0=1"));
+}
+
+TEST_CASE("if (mask) is reported with tl::where as the way out", "[compile-errors]") {
+  const auto r = report_for("flash_attention_simple_if_mask.log", "flash_attention_simple.hpp");
+  check_shape(r, "student/flash_attention_simple.hpp");
+  CHECK(r.source == "student/flash_attention_simple.hpp:39");
+  CHECK_THAT(r.message, Catch::Contains("to 'bool'"));
+  CHECK_THAT(r.message, Catch::Contains("with B0=1, B1=16 and B0=8, B1=32"));
+  CHECK_THAT(r.message, Catch::Contains("tl::where(condition, a, b)"));
+  // Expression types are cut short.
+  CHECK_THAT(r.message, Catch::Contains("tl::binary_expr<...>"));
+}
+
+TEST_CASE("A tile of the wrong shape names the block sizes that break it", "[compile-errors]") {
+  const auto r = report_for("matmul_accumulator_shape.log", "matmul.hpp");
+  check_shape(r, "student/matmul.hpp");
+  CHECK(r.source == "student/matmul.hpp:27");
+  CHECK_THAT(r.message, Catch::Contains("student/matmul.hpp:27: tl::dot: acc must be [M, N]"));
+  CHECK_THAT(r.message, Catch::Contains("with B0=32, B1=16, B_MID=32\n"));
+  CHECK_THAT(r.message, Catch::Contains("keeps the dtype and shape it was declared with"));
+}
+
+TEST_CASE("Printing a tile: 688 lines of g++ become a few", "[compile-errors]") {
+  const auto r = report_for("long_softmax_2loop_print_tile.log", "long_softmax_2loop.hpp");
+  check_shape(r, "student/long_softmax_2loop.hpp");
+  CHECK(r.errors == 1);
+  CHECK(line_count(r.message) <= 6);
+  CHECK_THAT(r.message, Catch::Contains("student/long_softmax_2loop.hpp:17: no match for 'operator<<'"));
+  CHECK_THAT(r.message, Catch::Contains("a tile cannot be printed"));
+  CHECK_THAT(r.message, !Catch::Contains("candidate"));
+}
+
+TEST_CASE("&& on masks is reported with & as the way to combine them", "[compile-errors]") {
+  const auto r = report_for("long_softmax_2loop_and_and_masks.log", "long_softmax_2loop.hpp");
+  check_shape(r, "student/long_softmax_2loop.hpp");
+  CHECK(r.source == "student/long_softmax_2loop.hpp:16");
+  CHECK_THAT(r.message, Catch::Contains("no match for 'operator&&'"));
+  CHECK_THAT(r.message, Catch::Contains("combine them lane by lane with & and |"));
+}
+
+TEST_CASE("A missing semicolon points at the line before", "[compile-errors]") {
+  const auto r = report_for("long_softmax_2loop_missing_semicolon.log", "long_softmax_2loop.hpp");
+  check_shape(r, "student/long_softmax_2loop.hpp");
+  CHECK(r.source == "student/long_softmax_2loop.hpp:17");
+  CHECK_THAT(r.message, Catch::Contains("expected ',' or ';' before 'tl'"));
+  CHECK_THAT(r.message, Catch::Contains("missing its ';'"));
+  // Not a template error: no block sizes to name.
+  CHECK_THAT(r.message, !Catch::Contains("with B0"));
+}
+
+TEST_CASE("A stub that includes a solution is told it cannot", "[compile-errors]") {
+  const auto r = report_for("long_softmax_2loop_includes_solution.log", "long_softmax_2loop.hpp");
+  check_shape(r, "student/long_softmax_2loop.hpp");
+  // The include line, not the poisoned line inside solutions/.
+  CHECK(r.source == "student/long_softmax_2loop.hpp:4");
+  CHECK_THAT(r.message, Catch::Contains("student/long_softmax_2loop.hpp:4: includes "
+                                        "solutions/long_softmax_2loop.hpp: a stub cannot use the "
+                                        "reference solutions"));
+  CHECK_THAT(r.message, !Catch::Contains("poisoned"));
+  // The hint is said once, however many lines use the solution.
+  CHECK(occurrences(r.message, "hint:") == 1);
+}
+
+TEST_CASE("nvcc's errors for the GPU module are read the same way", "[compile-errors]") {
+  const auto r = report_for("vector_add_sum_on_gpu_nvcc.log", "vector_add.hpp", true);
+  CHECK(r.message.rfind("student/vector_add.hpp does not compile for the GPU", 0) == 0);
+  CHECK(line_count(r.message) <= 15);
+  CHECK(r.source == "student/vector_add.hpp:12");
+  CHECK_THAT(r.message, Catch::Contains("student/vector_add.hpp:12: tl::sum, tl::max and tl::min "
+                                        "are not on the GPU backend yet: this kernel runs in the "
+                                        "simulator only"));
+  CHECK_THAT(r.message, Catch::Contains("with B0=32 and B0=256"));
+  CHECK(r.errors == 1);
+}
+
+TEST_CASE("Output that is not a compiler's error list is shown as it is, shortly",
+          "[compile-errors]") {
+  tp::compile_log_context context;
+  context.kernel_file = "/learner/vector_add.hpp";
+  context.shown_kernel_file = "puzzles/vector_add.hpp";
+  context.learner_dir = "/learner";
+  context.shown_learner_dir = "puzzles";
+  context.source_dir = "/project";
+  context.log_file = "build/modules/vector_add.stub.log";
+  std::string log = "g++: internal compiler error: Killed (program cc1plus)\n";
+  for (int i = 0; i < 40; ++i) log += "more output\n";
+  const auto r = tp::summarize_compile_log(log, context);
+  CHECK(r.errors == 0);
+  CHECK_THAT(r.message, Catch::StartsWith("puzzles/vector_add.hpp does not compile."));
+  CHECK_THAT(r.message, Catch::Contains("internal compiler error: Killed"));
+  CHECK(line_count(r.message) <= 13);
+  CHECK_THAT(r.message, Catch::EndsWith("build/modules/vector_add.stub.log"));
+}
+
+TEST_CASE("Data tiles are named as the learner declares them, not as the backend spells them",
+          "[compile-errors]") {
+  // g++ names a tile tl::basic_tile<float, tl::shape<1, 32>, tl::layouts::flat>.
+  SECTION("std::max on a loaded tile") {
+    const auto r = report_for("long_softmax_2loop_std_max_on_a_loaded_tile.log",
+                              "long_softmax_2loop.hpp");
+    check_shape(r, "student/long_softmax_2loop.hpp");
+    CHECK_THAT(r.message, Catch::Contains("student/long_softmax_2loop.hpp:22: no matching function "
+                                          "for call to 'max(tl::tile<float, 1, 32>&, float)'"));
+    CHECK_THAT(r.message, Catch::Contains("with B0=1, B1=32 and B0=4, B1=64"));
+    CHECK_THAT(r.message, Catch::Contains("tl::maximum(a, b)"));
+    CHECK_THAT(r.message, !Catch::Contains("basic_tile"));
+  }
+  SECTION("if on a comparison of tiles") {
+    const auto r = report_for("flash_attention_simple_if_on_a_comparison.log",
+                              "flash_attention_simple.hpp");
+    check_shape(r, "student/flash_attention_simple.hpp");
+    CHECK_THAT(r.message, Catch::Contains("from 'tl::tile<bool, 1>' to 'bool'"));
+    CHECK_THAT(r.message, Catch::Contains("tl::where(condition, a, b)"));
+    CHECK_THAT(r.message, !Catch::Contains("basic_tile"));
+  }
+  SECTION("printing the accumulator") {
+    const auto r = report_for("matmul_print_accumulator.log", "matmul.hpp");
+    check_shape(r, "student/matmul.hpp");
+    CHECK_THAT(r.message, Catch::Contains("student/matmul.hpp:22: no match for 'operator<<' (operand "
+                                          "types are 'std::ostream' and 'tl::tile<float, 16, 16>')"));
+    CHECK_THAT(r.message, Catch::Contains("with B0=16, B1=16, B_MID=16 and B0=32, B1=16, B_MID=32"));
+    CHECK_THAT(r.message, Catch::Contains("a tile cannot be printed"));
+  }
+}
