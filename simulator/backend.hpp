@@ -867,28 +867,42 @@ inline void fold_rows(const Lane* v, long long K, T* out) {
   for (long long g = 0; g < G; ++g) out[g] = static_cast<T>(acc[g]);
 }
 
-// IEEE maximum or minimum of 8 rows of K floats each, in order of k, the 8 accumulators in two
-// vectors of 4: batch::ieee_extreme's integer form, lane by lane (its bits, in every lane).
-template <bool Larger, long long K>
-inline void extreme_of_8_rows(const float* v, float* out) {
-  typedef std::int32_t lanes4 __attribute__((vector_size(16)));
+// A fold of 8 rows of K floats each with Op (add, maximum or minimum), in order of k, the 8
+// accumulators in two vectors of 4, after a transposed copy of the rows. Each vector lane does
+// what the lane-by-lane fold does: a float addition, or batch::ieee_extreme's integer form (the
+// bits of IEEE maximum and minimum).
+template <class Op, long long K>
+inline void fold_8_rows(const float* v, float* out) {
+  typedef std::int32_t ints4 __attribute__((vector_size(16)));
+  typedef float floats4 __attribute__((vector_size(16)));
   using B = batch::float_bits<float>;
-  alignas(16) std::int32_t column[K][8];
+  alignas(16) float column[K][8];
   for (long long g = 0; g < 8; ++g)
-    for (long long k = 0; k < K; ++k) std::memcpy(&column[k][g], &v[g * K + k], sizeof(float));
-  auto step = [](lanes4 acc, lanes4 next) {
-    const lanes4 ka = acc ^ ((acc >> 31) & B::magnitude);
-    const lanes4 kb = next ^ ((next >> 31) & B::magnitude);
-    const lanes4 take_next = Larger ? (ka < kb) : (kb < ka);
-    const lanes4 nan = ((acc & B::magnitude) > B::infinity) | ((next & B::magnitude) > B::infinity);
-    const lanes4 r = (next & take_next) | (acc & ~take_next);
-    return (nan & B::quiet_nan) | (r & ~nan);
+    for (long long k = 0; k < K; ++k) column[k][g] = v[g * K + k];
+  auto step = [](floats4 acc, floats4 next) -> floats4 {
+    if constexpr (std::is_same_v<Op, op::add>) {
+      return acc + next;
+    } else {
+      constexpr bool larger = std::is_same_v<Op, op::maximum>;
+      ints4 a, b;
+      std::memcpy(&a, &acc, sizeof a);
+      std::memcpy(&b, &next, sizeof b);
+      const ints4 ka = a ^ ((a >> 31) & B::magnitude);
+      const ints4 kb = b ^ ((b >> 31) & B::magnitude);
+      const ints4 take_b = larger ? (ka < kb) : (kb < ka);
+      const ints4 nan = ((a & B::magnitude) > B::infinity) | ((b & B::magnitude) > B::infinity);
+      const ints4 r = (b & take_b) | (a & ~take_b);
+      const ints4 out4 = (nan & B::quiet_nan) | (r & ~nan);
+      floats4 f;
+      std::memcpy(&f, &out4, sizeof f);
+      return f;
+    }
   };
-  lanes4 lo, hi;
+  floats4 lo, hi;
   std::memcpy(&lo, &column[0][0], sizeof lo);
   std::memcpy(&hi, &column[0][4], sizeof hi);
   for (long long k = 1; k < K; ++k) {
-    lanes4 next_lo, next_hi;
+    floats4 next_lo, next_hi;
     std::memcpy(&next_lo, &column[k][0], sizeof next_lo);
     std::memcpy(&next_hi, &column[k][4], sizeof next_hi);
     lo = step(lo, next_lo);
@@ -909,13 +923,13 @@ bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
     const bulk::full_lanes<E> lanes(x);
     const auto* v = lanes.values();
     T* values = out.storage.values.data();
-    constexpr bool extreme = std::is_same_v<Op, op::maximum> || std::is_same_v<Op, op::minimum>;
-    if constexpr (inner == 1 && outer >= 8 && K <= 1024 && extreme &&
+    constexpr bool vector_op = std::is_same_v<Op, op::add> || std::is_same_v<Op, op::maximum> ||
+                               std::is_same_v<Op, op::minimum>;
+    if constexpr (inner == 1 && outer >= 8 && K <= 1024 && vector_op &&
                   std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
                   std::is_same_v<T, float>) {
       constexpr long long whole = outer / 8 * 8;
-      for (long long o = 0; o < whole; o += 8)
-        bulk::extreme_of_8_rows<std::is_same_v<Op, op::maximum>, K>(v + o * K, values + o);
+      for (long long o = 0; o < whole; o += 8) bulk::fold_8_rows<Op, K>(v + o * K, values + o);
       if constexpr (whole < outer)
         for (long long o = whole; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
     } else if constexpr (inner == 1) {

@@ -146,12 +146,20 @@ std::uint8_t* flags_in(std::byte* block, long long n) {
 }  // namespace
 
 shadow_state::shadow_state(long long count, int initial_writer)
-    : count_(count), chunks_((count + chunk - 1) / chunk), initial_writer_(initial_writer) {
+    : count_(count), initial_writer_(initial_writer) {
+  lay_out_chunks(smallest_chunk_shift);
+}
+
+// Chunk headers for chunks of 1 << shift elements, every chunk in the initial state.
+void shadow_state::lay_out_chunks(int shift) {
+  if (chunk_block_) cache().give_back(chunk_block_, chunk_bytes_);
+  shift_ = shift;
+  chunks_ = (count_ + (1LL << shift) - 1) >> shift;
   std::tie(chunk_block_, chunk_bytes_) = cache().take(fields_bytes(chunks_, true));
   chunk_state_ = fields_in(chunk_block_, chunks_);
   split_ = flags_in(chunk_block_, chunks_);
   const auto n = static_cast<std::size_t>(chunks_);
-  std::fill_n(chunk_state_.writer, n, initial_writer);
+  std::fill_n(chunk_state_.writer, n, initial_writer_);
   std::fill_n(chunk_state_.reader, n, nobody);
   std::fill_n(chunk_state_.earlier_reader, n, nobody);
   std::fill_n(chunk_state_.reads, n, 0);
@@ -160,8 +168,23 @@ shadow_state::shadow_state(long long count, int initial_writer)
   std::fill_n(split_, n, 0);
 }
 
+void shadow_state::adapt(const long long* starts, long long rows, long long n) {
+  if (rows == 0 || n == 0) return;  // no element yet: decide at the first access that has one
+  accessed_ = true;
+  int shift = largest_chunk_shift;
+  for (; shift > smallest_chunk_shift; --shift) {
+    const long long mask = (1LL << shift) - 1;
+    bool fits = true;
+    for (long long r = 0; r < rows; ++r)
+      fits &= ((starts[r] & mask) == 0) & (((starts[r] + n) & mask) == 0 || starts[r] + n == count_);
+    if (fits) break;
+  }
+  if (shift != shift_) lay_out_chunks(shift);
+}
+
 shadow_state::shadow_state(const shadow_state& other)
-    : count_(other.count_), chunks_(other.chunks_), initial_writer_(other.initial_writer_),
+    : count_(other.count_), shift_(other.shift_), chunks_(other.chunks_),
+      accessed_(other.accessed_), initial_writer_(other.initial_writer_),
       split_chunks_(other.split_chunks_), written_by_programs_(other.written_by_programs_) {
   std::tie(chunk_block_, chunk_bytes_) = cache().take(fields_bytes(chunks_, true));
   std::memcpy(chunk_block_, other.chunk_block_, fields_bytes(chunks_, true));
@@ -175,7 +198,8 @@ shadow_state::shadow_state(const shadow_state& other)
 }
 
 shadow_state::shadow_state(shadow_state&& other) noexcept
-    : count_(other.count_), chunks_(other.chunks_), initial_writer_(other.initial_writer_),
+    : count_(other.count_), shift_(other.shift_), chunks_(other.chunks_),
+      accessed_(other.accessed_), initial_writer_(other.initial_writer_),
       split_chunks_(other.split_chunks_), written_by_programs_(other.written_by_programs_),
       chunk_state_(other.chunk_state_),
       split_(other.split_), element_state_(other.element_state_),
@@ -188,7 +212,9 @@ shadow_state::shadow_state(shadow_state&& other) noexcept
 
 shadow_state& shadow_state::operator=(shadow_state other) noexcept {
   std::swap(count_, other.count_);
+  std::swap(shift_, other.shift_);
   std::swap(chunks_, other.chunks_);
+  std::swap(accessed_, other.accessed_);
   std::swap(initial_writer_, other.initial_writer_);
   std::swap(split_chunks_, other.split_chunks_);
   std::swap(written_by_programs_, other.written_by_programs_);
@@ -215,7 +241,7 @@ void shadow_state::split(long long c) {
     std::tie(element_block_, element_bytes_) = cache().take(fields_bytes(count_, false));
     element_state_ = fields_in(element_block_, count_);
   }
-  const long long lo = c * chunk, hi = std::min(lo + chunk, count_);
+  const long long lo = c << shift_, hi = std::min(lo + chunk(), count_);
   std::fill(element_state_.writer + lo, element_state_.writer + hi, chunk_state_.writer[c]);
   std::fill(element_state_.reader + lo, element_state_.reader + hi, chunk_state_.reader[c]);
   std::fill(element_state_.earlier_reader + lo, element_state_.earlier_reader + hi,
@@ -229,7 +255,7 @@ void shadow_state::split(long long c) {
 }
 
 shadow_state::element shadow_state::operator[](long long i) const {
-  const long long c = i / chunk;
+  const long long c = i >> shift_;
   const fields& f = is_split(c) ? element_state_ : chunk_state_;
   const long long at = is_split(c) ? i : c;
   return {f.writer[at], f.reader[at], f.earlier_reader[at], f.reads[at], f.program_reads[at],
@@ -239,7 +265,7 @@ shadow_state::element shadow_state::operator[](long long i) const {
 long long shadow_state::count_written_by(int writer) const {
   long long n = 0;
   for (long long c = 0; c < chunks_; ++c) {
-    const long long lo = c * chunk, hi = std::min(lo + chunk, count_);
+    const long long lo = c << shift_, hi = std::min(lo + chunk(), count_);
     if (is_split(c)) n += std::count(element_state_.writer + lo, element_state_.writer + hi, writer);
     else if (chunk_state_.writer[c] == writer) n += hi - lo;
   }
@@ -254,14 +280,14 @@ void shadow_state::for_pieces(long long start, long long n, F&& piece) const {
   const long long end = start + n;
   long long s = start;
   while (s < end) {
-    const long long c = s / chunk;
-    const long long chunk_end = std::min((c + 1) * chunk, count_);
-    if (!is_split(c) && s == c * chunk && chunk_end <= end) {
+    const long long c = s >> shift_;
+    const long long chunk_end = std::min((c + 1) << shift_, count_);
+    if (!is_split(c) && s == c << shift_ && chunk_end <= end) {
       // As many whole, unsplit chunks as follow.
       long long d = c + 1;
-      while (d < chunks_ && !is_split(d) && std::min((d + 1) * chunk, count_) <= end) ++d;
+      while (d < chunks_ && !is_split(d) && std::min((d + 1) << shift_, count_) <= end) ++d;
       piece(c, d, true);
-      s = std::min(d * chunk, count_);
+      s = std::min(d << shift_, count_);
     } else {
       // Part of a chunk: its elements, or when they share their state (only in a check), the
       // chunk itself.
@@ -275,31 +301,35 @@ void shadow_state::for_pieces(long long start, long long n, F&& piece) const {
 
 void shadow_state::split_partial_chunks(long long start, long long n) {
   const long long end = start + n;
-  const long long first = start / chunk, last = (end - 1) / chunk;
-  if (!is_split(first) && (start != first * chunk || std::min((first + 1) * chunk, count_) > end))
+  const long long first = start >> shift_, last = (end - 1) >> shift_;
+  if (!is_split(first) &&
+      (start != first << shift_ || std::min((first + 1) << shift_, count_) > end))
     split(first);
-  if (last != first && !is_split(last) && std::min((last + 1) * chunk, count_) > end) split(last);
+  if (last != first && !is_split(last) && std::min((last + 1) << shift_, count_) > end)
+    split(last);
 }
 
 
 bool shadow_state::aligned(const long long* starts, long long rows, long long n) const {
   if (split_chunks_ != 0) return false;
+  const long long mask = chunk() - 1;
   bool ok = true;
   for (long long r = 0; r < rows; ++r) {
     const long long end = starts[r] + n;
-    ok &= (starts[r] % chunk == 0) & ((end % chunk == 0) | (end == count_));
+    ok &= ((starts[r] & mask) == 0) & (((end & mask) == 0) | (end == count_));
   }
   return ok;
 }
 
-bool shadow_state::readable(const long long* starts, long long rows, long long n, int me) const {
+bool shadow_state::readable(const long long* starts, long long rows, long long n, int me) {
+  if (!accessed_) adapt(starts, rows, n);
   // Nothing but the host wrote this buffer: every element was written, by nobody in the launch.
   if (initial_writer_ == written_by_host && !written_by_programs_) return true;
   bool ok = true;
   if (aligned(starts, rows, n)) {
     for (long long r = 0; r < rows; ++r) {
-      const long long c = starts[r] / chunk;
-      ok &= range_readable(chunk_state_, c, c + (n + chunk - 1) / chunk, me);
+      const long long c = starts[r] >> shift_;
+      ok &= range_readable(chunk_state_, c, c + ((n + chunk() - 1) >> shift_), me);
     }
     return ok;
   }
@@ -312,12 +342,13 @@ bool shadow_state::readable(const long long* starts, long long rows, long long n
   return ok;
 }
 
-bool shadow_state::writable(const long long* starts, long long rows, long long n, int me) const {
+bool shadow_state::writable(const long long* starts, long long rows, long long n, int me) {
+  if (!accessed_) adapt(starts, rows, n);
   bool ok = true;
   if (aligned(starts, rows, n)) {
     for (long long r = 0; r < rows; ++r) {
-      const long long c = starts[r] / chunk;
-      ok &= range_writable(chunk_state_, c, c + (n + chunk - 1) / chunk, me);
+      const long long c = starts[r] >> shift_;
+      ok &= range_writable(chunk_state_, c, c + ((n + chunk() - 1) >> shift_), me);
     }
     return ok;
   }
@@ -332,11 +363,12 @@ bool shadow_state::writable(const long long* starts, long long rows, long long n
 
 void shadow_state::read(const long long* starts, long long rows, long long n, int me,
                         int& max_reads, int& max_program_reads) {
+  if (!accessed_) adapt(starts, rows, n);
   unsigned most_reads = 0, most_program_reads = 0;
   if (aligned(starts, rows, n)) {
     for (long long r = 0; r < rows; ++r) {
-      const long long c = starts[r] / chunk;
-      range_read(chunk_state_, c, c + (n + chunk - 1) / chunk, me, most_reads,
+      const long long c = starts[r] >> shift_;
+      range_read(chunk_state_, c, c + ((n + chunk() - 1) >> shift_), me, most_reads,
                  most_program_reads);
     }
   } else {
@@ -354,12 +386,13 @@ void shadow_state::read(const long long* starts, long long rows, long long n, in
 
 void shadow_state::write(const long long* starts, long long rows, long long n, int me,
                          int& max_writes) {
+  if (!accessed_) adapt(starts, rows, n);
   written_by_programs_ = true;
   unsigned most_writes = 0;
   if (aligned(starts, rows, n)) {
     for (long long r = 0; r < rows; ++r) {
-      const long long c = starts[r] / chunk;
-      range_write(chunk_state_, c, c + (n + chunk - 1) / chunk, me, most_writes);
+      const long long c = starts[r] >> shift_;
+      range_write(chunk_state_, c, c + ((n + chunk() - 1) >> shift_), me, most_writes);
     }
   } else {
     for (long long r = 0; r < rows; ++r) {

@@ -18,14 +18,15 @@ inline constexpr std::uint16_t count_limit = 0xffff;
 // The shadow state of a buffer's elements: who wrote and read each one, and how often.
 //
 // Tiles load and store runs of consecutive elements, and the elements of a run mostly share one
-// state. So the state is kept per chunk of `chunk` consecutive elements while all of them share
-// it, and per element only in chunks where they differ ("split" chunks: a run covered part of
-// the chunk, or a lane touched a single element). A whole chunk then costs one update instead of
-// sixteen, and the state of a large tensor fits in the caches. shadow[i] is element i's state,
-// wherever it lives.
+// state. So the state is kept per chunk of consecutive elements while all of them share it, and
+// per element only in chunks where they differ ("split" chunks: a run covered part of the chunk,
+// or a lane touched a single element). A whole chunk then costs one update instead of one per
+// element, and the state of a large tensor fits in the caches. A chunk is 16, 32 or 64 elements:
+// the largest that the buffer's first access aligns to (a tile row of 64 is one chunk).
+// shadow[i] is element i's state, wherever it lives.
 class shadow_state {
  public:
-  static constexpr long long chunk = 16;
+  static constexpr int smallest_chunk_shift = 4, largest_chunk_shift = 6;
 
   explicit shadow_state(long long count, int initial_writer);
   shadow_state(const shadow_state& other);
@@ -35,6 +36,7 @@ class shadow_state {
 
   long long size() const { return count_; }
   long long chunks() const { return chunks_; }
+  long long chunk() const { return 1LL << shift_; }
 
   // One element's state.
   struct element {
@@ -63,14 +65,17 @@ class shadow_state {
   // `me` may load/store all of them without a diagnostic; read/write record the accesses, with
   // the same effect as doing it element by element, lane after lane.
   // The maxima are raised to the largest count any of these accesses left behind.
-  bool readable(const long long* starts, long long rows, long long n, int me) const;
-  bool writable(const long long* starts, long long rows, long long n, int me) const;
+  bool readable(const long long* starts, long long rows, long long n, int me);
+  bool writable(const long long* starts, long long rows, long long n, int me);
   void read(const long long* starts, long long rows, long long n, int me, int& max_reads,
             int& max_program_reads);
   void write(const long long* starts, long long rows, long long n, int me, int& max_writes);
 
  private:
   bool is_split(long long c) const { return split_[c] != 0; }
+  // Before the first access: the chunk size its runs align to.
+  void adapt(const long long* starts, long long rows, long long n);
+  void lay_out_chunks(int shift);
   void split(long long c);
   void split_partial_chunks(long long start, long long n);
   template <class F>
@@ -82,7 +87,9 @@ class shadow_state {
   bool aligned(const long long* starts, long long rows, long long n) const;
 
   long long count_ = 0;
+  int shift_ = smallest_chunk_shift;  // a chunk is 1 << shift_ elements
   long long chunks_ = 0;
+  bool accessed_ = false;
   int initial_writer_ = never_written;
   long long split_chunks_ = 0;   // how many chunks are split
   bool written_by_programs_ = false;
