@@ -398,6 +398,7 @@ int main(int argc, char** argv) {
 
   std::printf("tilepuzzles simulator, every check on (bounds, poison, uninitialized reads, races, "
               "counters); the reference solutions on the checker's inputs\n");
+  std::printf("kernels compiled with %s flags\n", TILEPUZZLES_BENCH_KERNEL_FLAGS);
   std::printf("host CPU: %s%s\n", host_cpu().c_str(),
               cpu >= 0 ? ("; pinned to core " + std::to_string(cpu)).c_str() : "");
   if (!interpreter.empty())
