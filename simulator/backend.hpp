@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <source_location>
@@ -580,12 +581,11 @@ bool load_in_bulk(const PE& pe, const MaskE& m, const OtherE& o, sim::buffer& bu
   if (access.whole_rows) {
     shadow.read(access.starts.data(), access.rows, access.row, me, c.max_element_reads,
                 c.max_program_element_reads);
-    for (long long r = 0; r < access.rows; ++r) {
-      const Elem* from = data + access.starts[r];
-      Elem* to = values + r * access.row;
-      for (long long c = 0; c < access.row; ++c) to[c] = from[c];
-    }
-    std::fill_n(poison, access.lanes, false);
+    // memcpy and memset rather than loops: fast also where the kernel is compiled without
+    // vectorization (the puzzle modules are built at -O1).
+    for (long long r = 0; r < access.rows; ++r)
+      std::memcpy(values + r * access.row, data + access.starts[r], access.row * sizeof(Elem));
+    std::memset(poison, 0, access.lanes * sizeof(bool));
   } else {
     shadow.read(access.active_offset.data(), access.active, 1, me, c.max_element_reads,
                 c.max_program_element_reads);
@@ -664,11 +664,8 @@ bool store_in_bulk(const PE& pe, const V& v, const MaskE& m, sim::buffer& buf, i
   if (access.whole_rows) {
     shadow.write(access.starts.data(), access.rows, access.row, me,
                  buf.counters.max_element_writes);
-    for (long long r = 0; r < access.rows; ++r) {
-      const Elem* from = source + r * access.row;
-      Elem* to = data + access.starts[r];
-      for (long long c = 0; c < access.row; ++c) to[c] = from[c];
-    }
+    for (long long r = 0; r < access.rows; ++r)
+      std::memcpy(data + access.starts[r], source + r * access.row, access.row * sizeof(Elem));
   } else {
     shadow.write(access.active_offset.data(), access.active, 1, me,
                  buf.counters.max_element_writes);
@@ -960,7 +957,7 @@ bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
           poison[o * inner + j] = any;
         }
     } else {
-      std::fill_n(poison, R::size, false);
+      std::memset(poison, 0, R::size * sizeof(bool));
     }
     return true;
   } catch (const sim::kernel_error&) {
@@ -1019,9 +1016,7 @@ auto reduce_all(const E& x, const std::source_location& loc) {
 namespace bulk {
 template <std::size_t N>
 bool any_of(const std::array<bool, N>& flags) {
-  unsigned char any = 0;
-  for (std::size_t i = 0; i < N; ++i) any |= static_cast<unsigned char>(flags[i]);
-  return any != 0;
+  return batch::any_set(flags.data(), static_cast<long long>(N));
 }
 
 // An operand of dot as a float data tile: itself when it is one, else converted.

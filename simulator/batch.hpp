@@ -234,11 +234,10 @@ struct values_of;
 template <class E>
 using values_t = values_of<std::remove_cvref_t<E>>;
 
-// Whether any of n flags is set, in a loop the compiler vectorizes.
+// Whether any of n flags is set: the C library's memchr, vectorized at any optimization level
+// (a bool that is set is the byte 1).
 inline bool any_set(const bool* flags, long long n) {
-  unsigned char any = 0;
-  for (long long i = 0; i < n; ++i) any |= static_cast<unsigned char>(flags[i]);
-  return any != 0;
+  return n > 0 && std::memchr(flags, 1, static_cast<std::size_t>(n)) != nullptr;
 }
 
 // Calls f(poison_of) with poison_of(i) the poison bit of lane i of v: a read of v's flags when
@@ -684,10 +683,14 @@ inline void for_each_broadcast(const V& v, F&& f) {
 // The poison bits of `v` broadcast to S into out[S::size].
 template <class S, class V>
 inline void broadcast_poison(const V& v, bool* out) {
-  with_poison(v, [&](auto poison_of) {
-    broadcast_loop<S, typename V::shape>::run(
-        [&](long long o, long long i) { out[o] = poison_of(i); });
-  });
+  if constexpr (V::has_poison) {
+    if (v.any_poison()) {
+      const bool* p = v.poison();
+      broadcast_loop<S, typename V::shape>::run([&](long long o, long long i) { out[o] = p[i]; });
+      return;
+    }
+  }
+  std::memset(out, 0, S::size * sizeof(bool));
 }
 
 }  // namespace batch
