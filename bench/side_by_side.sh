@@ -42,7 +42,7 @@ if ! { [ -x "$build/tilepuzzles_bench_simulator" ] && [ -x "$build/tilepuzzles_b
 fi
 
 echo "== host"
-{ grep -m1 "model name" /proc/cpuinfo; nproc; uname -r; git log -1 --format='commit %h %s' 2>/dev/null; } |
+{ grep -m1 "model name" /proc/cpuinfo; echo "$(nproc) cores; core $interp_cpu's siblings: $(cat /sys/devices/system/cpu/cpu$interp_cpu/topology/thread_siblings_list 2>/dev/null); core $sim_cpu's: $(cat /sys/devices/system/cpu/cpu$sim_cpu/topology/thread_siblings_list 2>/dev/null)"; grep -m1 "cpu MHz" /proc/cpuinfo; uname -r; git log -1 --format='commit %h %s' 2>/dev/null; } |
   tee "$out/host.txt"
 
 # The interpreter: small rows, then large ones, each invocation its own CSV.
