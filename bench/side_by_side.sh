@@ -13,7 +13,8 @@
 # The interpreter takes 10 to 20 s a launch on the three large softmax rows, so those get one
 # timed launch (INTERP_RUNS_LARGE, default 1) and the others three (INTERP_RUNS, default 3). The
 # interpreter runs on core INTERP_CPU (default 1), the simulator on SIM_CPU (default 3), at the
-# same time: the simulator's runs are short, and neither process shares its core.
+# same time: the simulator's runs are short, and neither process shares its core. COMMIT names
+# the commit measured where the tree is a copy without its own git history.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-${OUT:-/tmp/tilepuzzles-side-by-side}}
@@ -42,7 +43,7 @@ if ! { [ -x "$build/tilepuzzles_bench_simulator" ] && [ -x "$build/tilepuzzles_b
 fi
 
 echo "== host"
-{ grep -m1 "model name" /proc/cpuinfo; echo "$(nproc) cores; core $interp_cpu's siblings: $(cat /sys/devices/system/cpu/cpu$interp_cpu/topology/thread_siblings_list 2>/dev/null); core $sim_cpu's: $(cat /sys/devices/system/cpu/cpu$sim_cpu/topology/thread_siblings_list 2>/dev/null)"; grep -m1 "cpu MHz" /proc/cpuinfo; uname -r; git log -1 --format='commit %h %s' 2>/dev/null; } |
+{ grep -m1 "model name" /proc/cpuinfo; echo "$(nproc) cores; core $interp_cpu's siblings: $(cat /sys/devices/system/cpu/cpu$interp_cpu/topology/thread_siblings_list 2>/dev/null); core $sim_cpu's: $(cat /sys/devices/system/cpu/cpu$sim_cpu/topology/thread_siblings_list 2>/dev/null)"; grep -m1 "cpu MHz" /proc/cpuinfo; uname -r; echo "commit ${COMMIT:-$(git log -1 --format='%h %s' 2>/dev/null)}"; } |
   tee "$out/host.txt"
 
 # The interpreter: small rows, then large ones, each invocation its own CSV.

@@ -148,7 +148,12 @@ template <class T, class S, class L, class E>
 bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
   using V = batch::values_t<E>;
   try {
-    if constexpr (writes_into_tile<V> && std::is_same_v<typename V::shape, S> &&
+    if constexpr (std::is_same_v<E, basic_tile<T, S, L>>) {
+      // A data tile of the same type (`acc = tl::dot(a, b, acc)`): its values and poison bits,
+      // as they are, in two memcpys.
+      if (&e != &t) t.storage = e.storage;
+      return true;
+    } else if constexpr (writes_into_tile<V> && std::is_same_v<typename V::shape, S> &&
                   std::is_same_v<typename V::lane, T>) {
       // The expression's lanes are the tile's values: computed where they belong.
       const V v(e, t.storage.values.data());
@@ -909,6 +914,41 @@ inline void fold_8_rows(const float* v, float* out) {
   std::memcpy(out + 4, &hi, sizeof hi);
 }
 
+// The IEEE maximum (Larger) or minimum of a row of K floats, 16 running extremes at once.
+//
+// Unlike a sum, this fold gives the same bits in any order: batch::ieee_extreme returns the
+// quiet NaN as soon as either operand is NaN, else the operand with the larger (smaller) key in a
+// total order of the bit patterns (-0 below +0), and equal keys are equal bits. So the result is
+// the quiet NaN if any lane is NaN, else the row's extreme in that order, however the lanes are
+// grouped: the lane-by-lane fold's bits, from chains that do not wait on each other.
+template <bool Larger>
+inline float extreme_of_row(const float* v, long long K) {
+  typedef std::int32_t ints4 __attribute__((vector_size(16)));
+  using B = batch::float_bits<float>;
+  auto step = [](ints4 a, ints4 b) {
+    const ints4 ka = a ^ ((a >> 31) & B::magnitude);
+    const ints4 kb = b ^ ((b >> 31) & B::magnitude);
+    const ints4 take_b = Larger ? (ka < kb) : (kb < ka);
+    const ints4 nan = ((a & B::magnitude) > B::infinity) | ((b & B::magnitude) > B::infinity);
+    const ints4 r = (b & take_b) | (a & ~take_b);
+    return (nan & B::quiet_nan) | (r & ~nan);
+  };
+  ints4 acc[4];
+  std::memcpy(acc, v, sizeof acc);
+  long long k = 16;
+  for (; k + 16 <= K; k += 16) {
+    ints4 next[4];
+    std::memcpy(next, v + k, sizeof next);
+    for (int a = 0; a < 4; ++a) acc[a] = step(acc[a], next[a]);
+  }
+  float lanes[16];
+  std::memcpy(lanes, acc, sizeof lanes);
+  float r = lanes[0];
+  for (int i = 1; i < 16; ++i) r = batch::ieee_extreme<float, Larger>(r, lanes[i]);
+  for (; k < K; ++k) r = batch::ieee_extreme<float, Larger>(r, v[k]);
+  return r;
+}
+
 }  // namespace bulk
 
 template <class Op, int Axis, bool Keep, class E, class T, class R>
@@ -922,7 +962,13 @@ bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
     T* values = out.storage.values.data();
     constexpr bool vector_op = std::is_same_v<Op, op::add> || std::is_same_v<Op, op::maximum> ||
                                std::is_same_v<Op, op::minimum>;
-    if constexpr (inner == 1 && outer >= 8 && K <= 1024 && vector_op &&
+    constexpr bool extreme = std::is_same_v<Op, op::maximum> || std::is_same_v<Op, op::minimum>;
+    if constexpr (inner == 1 && K >= 16 && extreme &&
+                  std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
+                  std::is_same_v<T, float>) {
+      for (long long o = 0; o < outer; ++o)
+        values[o] = bulk::extreme_of_row<std::is_same_v<Op, op::maximum>>(v + o * K, K);
+    } else if constexpr (inner == 1 && outer >= 8 && K <= 1024 && vector_op &&
                   std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
                   std::is_same_v<T, float>) {
       constexpr long long whole = outer / 8 * 8;

@@ -414,3 +414,46 @@ TEST_CASE("reductions with NaN, signed zeros and poison give the same bits in bu
   }
   CHECK(same_bits(results[0], results[1]));
 }
+
+TEST_CASE("maximum and minimum over long rows give the lane-by-lane bits in any grouping of "
+          "the lanes", "[sim][bulk][reduce]") {
+  // Rows of 64 and 32: the bulk path keeps 16 running extremes per row, so NaN, signed zeros and
+  // infinities are placed in different groups of 16 and at the ends.
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> x(16 * 64);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>((static_cast<int>(i) * 7919) % 1013) * 0.37f - 180.0f;
+  x[0 * 64 + 5] = -0.0f;
+  x[0 * 64 + 40] = 0.0f;
+  x[1 * 64 + 63] = nan;
+  x[2 * 64 + 0] = float_of(0x7fa00001u);  // a signaling NaN's bits
+  x[3 * 64 + 17] = inf;
+  x[3 * 64 + 18] = -inf;
+  for (int i = 0; i < 64; ++i) x[4 * 64 + i] = i % 2 ? -0.0f : 0.0f;
+  for (int i = 0; i < 64; ++i) x[5 * 64 + i] = -1.0f - static_cast<float>(i);
+  x[6 * 64 + 31] = float_of(0xffc00123u);  // a negative NaN with a payload
+  std::vector<std::vector<float>> results;
+  for (bool lane_by_lane : {false, true}) {
+    std::vector<float> z(4 * 16, -1.0f);
+    tl::sim::buffer bx("x", {static_cast<long long>(x.size())}, "float32", 4, x.data(), true);
+    tl::sim::buffer bz("z", {static_cast<long long>(z.size())}, "float32", 4, z.data(), false);
+    tl::sim::launch_options o;
+    o.lane_by_lane = lane_by_lane;
+    const auto r = tl::sim::run_grid({1, 1, 1}, o, {&bx, &bz}, [&] {
+      auto out = tl::ptr<float>{&bz} + tl::arange<16>();
+      auto wide = tl::load(tl::ptr<const float>{&bx} + tl::arange<16>().col() * 64 +
+                           tl::arange<64>().row());
+      tl::store(out, tl::max<1>(wide));
+      tl::store(out + 16, tl::min<1>(wide));
+      auto narrow = tl::load(tl::ptr<const float>{&bx} + tl::arange<4>().col() * 64 +
+                             tl::arange<32>().row());
+      tl::store(tl::ptr<float>{&bz} + 32 + tl::arange<4>(), tl::max<1>(narrow));
+      tl::store(tl::ptr<float>{&bz} + 48 + tl::arange<4>(), tl::min<1>(narrow));
+    });
+    INFO((r.error ? r.error->message : std::string("clean")));
+    REQUIRE_FALSE(r.error.has_value());
+    results.push_back(z);
+  }
+  CHECK(same_bits(results[0], results[1]));
+}
