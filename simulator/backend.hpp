@@ -921,8 +921,9 @@ inline void fold_8_rows(const float* v, float* out) {
 // total order of the bit patterns (-0 below +0), and equal keys are equal bits. So the result is
 // the quiet NaN if any lane is NaN, else the row's extreme in that order, however the lanes are
 // grouped: the lane-by-lane fold's bits, from chains that do not wait on each other.
-template <bool Larger>
-inline float extreme_of_row(const float* v, long long K) {
+template <bool Larger, long long K>
+inline float extreme_of_row(const float* v) {
+  static_assert(K >= 16);
   typedef std::int32_t ints4 __attribute__((vector_size(16)));
   using B = batch::float_bits<float>;
   auto step = [](ints4 a, ints4 b) {
@@ -945,7 +946,8 @@ inline float extreme_of_row(const float* v, long long K) {
   std::memcpy(lanes, acc, sizeof lanes);
   float r = lanes[0];
   for (int i = 1; i < 16; ++i) r = batch::ieee_extreme<float, Larger>(r, lanes[i]);
-  for (; k < K; ++k) r = batch::ieee_extreme<float, Larger>(r, v[k]);
+  if constexpr (K % 16 != 0)
+    for (; k < K; ++k) r = batch::ieee_extreme<float, Larger>(r, v[k]);
   return r;
 }
 
@@ -967,7 +969,7 @@ bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
                   std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
                   std::is_same_v<T, float>) {
       for (long long o = 0; o < outer; ++o)
-        values[o] = bulk::extreme_of_row<std::is_same_v<Op, op::maximum>>(v + o * K, K);
+        values[o] = bulk::extreme_of_row<std::is_same_v<Op, op::maximum>, K>(v + o * K);
     } else if constexpr (inner == 1 && outer >= 8 && K <= 1024 && vector_op &&
                   std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
                   std::is_same_v<T, float>) {
