@@ -869,17 +869,19 @@ inline void fold_rows(const Lane* v, long long K, T* out) {
   for (long long g = 0; g < G; ++g) out[g] = static_cast<T>(acc[g]);
 }
 
-// A fold of 8 rows of K floats each with Op (add, maximum or minimum), in order of k, the 8
-// accumulators in two vectors of 4, after a transposed copy of the rows. Each vector lane does
+// A fold of G rows (4 or 8) of K floats each with Op (add, maximum or minimum), in order of k,
+// the G accumulators in vectors of 4, after a transposed copy of the rows. Each vector lane does
 // what the lane-by-lane fold does: a float addition, or batch::ieee_extreme's integer form (the
-// bits of IEEE maximum and minimum).
-template <class Op, long long K>
-inline void fold_8_rows(const float* v, float* out) {
+// bits of IEEE maximum and minimum). Written with vector types rather than left to the
+// vectorizer, so that the puzzle modules (-O1) get it too.
+template <class Op, long long K, long long G>
+inline void fold_rows_in_vectors(const float* v, float* out) {
+  static_assert(G == 4 || G == 8);
   typedef std::int32_t ints4 __attribute__((vector_size(16)));
   typedef float floats4 __attribute__((vector_size(16)));
   using B = batch::float_bits<float>;
-  alignas(16) float column[K][8];
-  for (long long g = 0; g < 8; ++g)
+  alignas(16) float column[K][G];
+  for (long long g = 0; g < G; ++g)
     for (long long k = 0; k < K; ++k) column[k][g] = v[g * K + k];
   auto step = [](floats4 acc, floats4 next) -> floats4 {
     if constexpr (std::is_same_v<Op, op::add>) {
@@ -900,18 +902,15 @@ inline void fold_8_rows(const float* v, float* out) {
       return f;
     }
   };
-  floats4 lo, hi;
-  std::memcpy(&lo, &column[0][0], sizeof lo);
-  std::memcpy(&hi, &column[0][4], sizeof hi);
+  constexpr long long vectors = G / 4;
+  floats4 acc[vectors];
+  std::memcpy(acc, &column[0][0], sizeof acc);
   for (long long k = 1; k < K; ++k) {
-    floats4 next_lo, next_hi;
-    std::memcpy(&next_lo, &column[k][0], sizeof next_lo);
-    std::memcpy(&next_hi, &column[k][4], sizeof next_hi);
-    lo = step(lo, next_lo);
-    hi = step(hi, next_hi);
+    floats4 next[vectors];
+    std::memcpy(next, &column[k][0], sizeof next);
+    for (long long i = 0; i < vectors; ++i) acc[i] = step(acc[i], next[i]);
   }
-  std::memcpy(out, &lo, sizeof lo);
-  std::memcpy(out + 4, &hi, sizeof hi);
+  std::memcpy(out, acc, sizeof acc);
 }
 
 // The IEEE maximum (Larger) or minimum of a row of K floats, 16 running extremes at once.
@@ -970,11 +969,13 @@ bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
                   std::is_same_v<T, float>) {
       for (long long o = 0; o < outer; ++o)
         values[o] = bulk::extreme_of_row<std::is_same_v<Op, op::maximum>, K>(v + o * K);
-    } else if constexpr (inner == 1 && outer >= 8 && K <= 1024 && vector_op &&
+    } else if constexpr (inner == 1 && outer >= 4 && K <= 1024 && vector_op &&
                   std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
                   std::is_same_v<T, float>) {
-      constexpr long long whole = outer / 8 * 8;
-      for (long long o = 0; o < whole; o += 8) bulk::fold_8_rows<Op, K>(v + o * K, values + o);
+      constexpr long long G = outer >= 8 ? 8 : 4;
+      constexpr long long whole = outer / G * G;
+      for (long long o = 0; o < whole; o += G)
+        bulk::fold_rows_in_vectors<Op, K, G>(v + o * K, values + o);
       if constexpr (whole < outer)
         for (long long o = whole; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
     } else if constexpr (inner == 1) {
