@@ -25,6 +25,9 @@ struct launch_options {
   unsigned long long op_budget = 1ull << 20;  // tile operations one program may run
   access_trace* trace = nullptr;  // when set, records every lane of every load and store
   std::string* print_output = nullptr;  // when set, collects what tl::print prints
+  // Run every operation lane by lane, the reference the bulk path must agree with bit for bit
+  // (tests/simulator_bulk.cpp). Many times slower; diagnostics and results are the same.
+  bool lane_by_lane = false;
 };
 
 struct launch_result {

@@ -33,6 +33,9 @@ inline constexpr bool is_integer_lane_v = std::is_integral_v<T> && !std::is_same
 // outside int32.
 [[noreturn]] void int32_overflow(long long value, const char* what);
 [[noreturn]] void float_to_int32_overflow(double value);
+// e^x of a float lane: glibc's expf algorithm in IEEE operations, so the same bits on every
+// machine (simulator/exp.hpp).
+float exp_lane(float x);
 #endif
 
 namespace lanes {
@@ -122,11 +125,14 @@ TL_FN float float_exp2(float x) {
 #endif
 }
 
-// e^x: expf on the CPU; on the GPU 2^(x log2 e) with ex2.approx.f32, as in Triton: the product
-// is rounded to float first, which adds a relative error of about |x| 2^-24.
+// e^x: glibc's expf on the CPU (its algorithm, the same bits on every machine); on the GPU
+// 2^(x log2 e) with ex2.approx.f32, as in Triton: the product is rounded to float first, which
+// adds a relative error of about |x| 2^-24.
 TL_FN float float_exp(float x) {
 #if defined(__CUDA_ARCH__)
   return float_exp2(x * 1.4426950408889634f);
+#elif TL_BACKEND_CPU
+  return exp_lane(x);
 #else
   return ::expf(x);
 #endif
