@@ -1,5 +1,5 @@
 // The puzzles built for the GPU (`tilepuzzles_puzzle(stem GPU)` in CMakeLists.txt, which builds
-// their GPU modules for `tilepuzzles check --gpu`): every puzzle.
+// their GPU modules for `tilepuzzles check --gpu`): every puzzle but matmul-int4 and flash-attention.
 // The GPU tests (tests/gpu/) run their solutions on the GPU and on its host emulation; a test
 // checks this list against CMakeLists.txt's. The stubs are not compiled here: a learner's stub that
 // does not compile must not break the test suite (each one is a module of its own).
