@@ -7,7 +7,7 @@
 extern "C" {
 
 // Bumped whenever a struct below changes.
-inline constexpr int tp_bench_abi_version = 1;
+inline constexpr int tp_bench_abi_version = 2;
 
 // One measured kernel, configuration and size; the strings live until the callback returns.
 struct tp_bench_row {
@@ -18,7 +18,8 @@ struct tp_bench_row {
   double x;               // the sweep's abscissa (elements, or columns)
   const char* x_name;     // what x counts
   double time_ms, min_ms, max_ms;  // median, fastest and slowest timed launch
-  int runs;
+  int runs;                // samples, each between two CUDA events
+  int launches_per_sample; // back-to-back launches in a sample (more than 1 for short kernels)
   double bytes, flops;    // the work the row counts (0 when not counted)
   double max_error;       // largest relative error against the reference at this size
   const char* problem;    // null, or why the row has no time (a wrong result)
@@ -28,7 +29,7 @@ struct tp_bench_request {
   const char* const* benchmarks;  // puzzle ids from bench/catalogue.hpp, none pending
   int benchmark_count;
   int warmup;  // untimed launches before the timed ones
-  int runs;    // timed launches; the median is reported
+  int runs;    // timed samples; the median is reported
 };
 
 struct tp_bench_host {

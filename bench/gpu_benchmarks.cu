@@ -43,7 +43,7 @@ struct session {
               double x, const char* x_name, const tp::gpu::timing& t, double bytes, double error,
               const std::string& problem) {
     tp_bench_row row{benchmark, variant.c_str(), size.c_str(), "fp32", x, x_name,
-                     t.median_ms, t.min_ms, t.max_ms, t.runs, bytes, 0, error,
+                     t.median_ms, t.min_ms, t.max_ms, t.runs, t.launches_per_sample, bytes, 0, error,
                      problem.empty() ? nullptr : problem.c_str()};
     host->row(host->context, &row);
     ++done;

@@ -85,8 +85,9 @@ struct collector {
 void on_started(void* context, const char* gpu, double ceiling_bytes) {
   auto& c = *static_cast<collector*>(context);
   c.info.gpu = gpu;
-  std::printf("GPU: %s; median of %d timed launches after %d warm-ups, CUDA events; inputs "
-              "rotated over at least 4x the L2 cache\n",
+  std::printf("GPU: %s; median of %d samples after %d warm-up launches, CUDA events around each "
+              "sample (a sample is `batch` launches back to back where one takes under 0.1 ms); "
+              "inputs rotated over at least 4x the L2 cache\n",
               gpu, c.args->runs, c.args->warmup);
   std::fflush(stdout);
   (void)ceiling_bytes;
@@ -113,6 +114,7 @@ void on_row(void* context, const tp_bench_row* r) {
   out.min_ms = r->min_ms;
   out.max_ms = r->max_ms;
   out.runs = r->runs;
+  out.launches_per_sample = r->launches_per_sample;
   out.bytes = r->bytes;
   out.flops = r->flops;
   out.max_error = r->max_error;

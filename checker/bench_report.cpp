@@ -37,8 +37,8 @@ std::vector<std::string> benchmarks_in(const std::vector<row>& rows) {
 std::string table(const std::string& benchmark, const std::vector<row>& rows, const run_info& info) {
   std::ostringstream t;
   char line[256];
-  std::snprintf(line, sizeof line, "%-14s %-12s %-6s %9s %9s %9s %8s %7s %10s\n", "variant", "size",
-                "dtype", "ms", "min ms", "max ms", "GB/s", "% copy", "rel. error");
+  std::snprintf(line, sizeof line, "%-14s %-12s %-6s %9s %9s %9s %5s %8s %7s %10s\n", "variant",
+                "size", "dtype", "ms", "min ms", "max ms", "batch", "GB/s", "% copy", "rel. error");
   t << line;
   for (const auto& r : rows) {
     if (r.benchmark != benchmark) continue;
@@ -48,9 +48,9 @@ std::string table(const std::string& benchmark, const std::vector<row>& rows, co
     } else {
       const std::string pct =
           info.ceiling_gbps > 0 ? format("%.1f", 100 * r.gbps() / info.ceiling_gbps) : "-";
-      std::snprintf(line, sizeof line, "%-14s %-12s %-6s %9.4f %9.4f %9.4f %8.0f %7s %10.1e\n",
+      std::snprintf(line, sizeof line, "%-14s %-12s %-6s %9.4f %9.4f %9.4f %5d %8.0f %7s %10.1e\n",
                     r.variant.c_str(), r.size.c_str(), r.dtype.c_str(), r.time_ms, r.min_ms,
-                    r.max_ms, r.gbps(), pct.c_str(), r.max_error);
+                    r.max_ms, r.launches_per_sample, r.gbps(), pct.c_str(), r.max_error);
     }
     t << line;
   }
@@ -63,7 +63,7 @@ std::string csv(const std::vector<row>& rows, const run_info& info) {
   c << "# GPU " << field(info.gpu) << ", commit " << field(info.commit) << "\n";
   c << "# GB/s count the fewest bytes the problem moves; pct_copy is GB/s over the copy row's\n";
   c << "benchmark,variant,size,dtype,causal,time_ms,min_ms,max_ms,runs,bytes,flops,gbps,tflops,"
-       "pct_copy,max_error,problem,gpu,commit\n";
+       "pct_copy,max_error,launches_per_sample,problem,gpu,commit\n";
   for (const auto& r : rows) {
     if (!r.timed()) {  // a row without a time would not parse as one
       c << "# " << field(r.benchmark) << ' ' << field(r.variant) << ' ' << field(r.size) << ": "
@@ -78,7 +78,7 @@ std::string csv(const std::vector<row>& rows, const run_info& info) {
       << ',' << format("%.1f", r.gbps()) << ",,"
       << (info.ceiling_gbps > 0 ? format("%.1f", 100 * r.gbps() / info.ceiling_gbps)
                                              : "")
-      << ',' << format("%.2g", r.max_error) << ',' << field(r.problem) << ',' << field(info.gpu)
+      << ',' << format("%.2g", r.max_error) << ',' << r.launches_per_sample << ',' << field(r.problem) << ',' << field(info.gpu)
       << ',' << field(info.commit) << '\n';
   }
   return c.str();

@@ -13,6 +13,7 @@ struct row {
   std::string x_name;
   double time_ms = 0, min_ms = 0, max_ms = 0;
   int runs = 0;
+  int launches_per_sample = 1;
   double bytes = 0, flops = 0;
   double max_error = 0;
   std::string problem;  // empty, or why the row has no time
@@ -32,7 +33,8 @@ double ceiling_gbps(const std::vector<row>& rows);
 // The benchmarks of `rows` in the order they first appear, the copy left out.
 std::vector<std::string> benchmarks_in(const std::vector<row>& rows);
 
-// One puzzle's table: variant, size, ms (median, min, max), GB/s, % of the copy, error.
+// One puzzle's table: variant, size, ms (median, min, max), launches per sample, GB/s, % of the
+// copy, error.
 std::string table(const std::string& benchmark, const std::vector<row>& rows, const run_info& info);
 
 // bench/README.md's CSV: `#` comment lines (the command, the GPU, the commit), a header, a row
