@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -168,6 +169,16 @@ int run_bench(const bench_args& args) {
   if (chosen.empty())
     for (const auto& e : catalogue)
       if (e.pending.empty()) chosen.emplace_back(e.puzzle);
+
+  // A file that cannot be written is found before minutes of measuring, not after.
+  for (const std::string* file : {&args.csv_file, &args.plot_file}) {
+    if (file->empty()) continue;
+    std::error_code ignored;
+    const bool existed = std::filesystem::exists(*file, ignored);
+    if (!std::ofstream(*file, std::ios::app))
+      return usage("cannot write " + *file + ": check that its folder exists and is writable");
+    if (!existed) std::filesystem::remove(*file, ignored);
+  }
 
   const gpu::device_status device = gpu::probe();
   if (!device.available) {

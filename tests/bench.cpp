@@ -46,6 +46,10 @@ TEST_CASE("bench refuses what it cannot benchmark before looking for a GPU", "[c
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("puzzle long-sum has no GPU benchmark"));
 
+  r = run_cli("bench --csv /nonexistent-folder/tp.csv");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("cannot write /nonexistent-folder/tp.csv"));
+
   r = run_cli("bench --runs 0");
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
