@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,6 +24,9 @@ const char* impl_name(impl which);
 // to check a kernel of their own as if it were a puzzle's.
 struct kernel_entry {
   std::vector<int> blocks;
+  // The element type the kernel is instantiated with (a binding's typed_blocks); float32 for
+  // kernels templated on block sizes only. Tensors without a dtype of their own take this one.
+  tp::dtype dtype = tp::dtype::float32;
   sim_launcher stub = nullptr;
   sim_launcher solution = nullptr;
   sim_launcher get(impl which) const { return which == impl::stub ? stub : solution; }
@@ -47,8 +51,21 @@ struct tensor_spec {
   std::string name;
   bool output = false;
   std::function<std::vector<long long>(const std::vector<int>& sizes)> shape;
-  // Fills an input; outputs are left alone.
+  // Fills an input; outputs are left alone. Float tensors use `fill` (the values are then rounded
+  // to the tensor's dtype), int32 tensors `fill_ints`.
   std::function<void(std::vector<float>& values, rng& random)> fill;
+  // Unset: the dtype of the kernel entry being checked (float32 for most puzzles; a typed
+  // binding checks the same puzzle in float16 and bfloat16).
+  std::optional<tp::dtype> dtype = std::nullopt;
+  std::function<void(std::vector<std::int32_t>& values, rng& random)> fill_ints = nullptr;
+
+  tp::dtype dtype_for(const kernel_entry& kernel) const { return dtype.value_or(kernel.dtype); }
+};
+
+// The comparison tolerance of outputs of one dtype.
+struct dtype_tolerance {
+  tp::dtype dtype;
+  double rtol, atol;
 };
 
 struct puzzle_spec {
@@ -76,6 +93,8 @@ struct puzzle_spec {
   std::function<void(const std::vector<int>& sizes, std::vector<tensor>& tensors)> reference;
   double rtol = 1e-5;
   double atol = 1e-6;
+  // Outputs of these dtypes compare with their own tolerance instead (float16, bfloat16).
+  std::vector<dtype_tolerance> tolerances;
   std::vector<budget> budgets;
   std::vector<kernel_entry> kernels;
 
@@ -87,7 +106,7 @@ struct puzzle_spec {
 // The kernel entries of a binding (see checker/bindings/): one per set of block sizes.
 template <class Binding, class... Blocks>
 std::vector<kernel_entry> make_kernel_entries(block_list<Blocks...>) {
-  return {kernel_entry{Blocks::values()}...};
+  return {kernel_entry{Blocks::values(), Blocks::dtype}...};
 }
 
 template <class Binding>

@@ -12,13 +12,18 @@
 
 namespace tl::sim {
 
+class access_trace;
+
 struct context {
   std::array<int, 3> program{0, 0, 0};
   std::array<int, 3> grid{1, 1, 1};
   int linear_program = 0;
   unsigned long long ops = 0;
   unsigned long long op_budget = 0;
+  bool lane_by_lane = false;  // every operation through the reference path (launch_options)
   std::source_location last_op{};
+  access_trace* trace = nullptr;  // set when the launch records which elements programs touch
+  std::string* print_output = nullptr;  // where tl::print writes, when the launch collects it
 
   // Counts one tile operation against the program's budget: a loop that never ends stops here.
   void tick(const std::source_location& loc);
@@ -27,6 +32,8 @@ struct context {
 // The context of the program being simulated on this thread; null outside a launch.
 context& current_context();
 void set_current_context(context* ctx);
+// Whether this thread's launch runs every operation lane by lane; false outside a launch.
+bool lane_by_lane();
 
 // "kernels/vector_add.hpp:14", relative to the project when the file is inside it.
 std::string source_string(const std::source_location& loc);

@@ -11,6 +11,7 @@
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
 #include "simulator/diagnostic.hpp"
+#include "simulator/trace.hpp"
 
 namespace tl::sim {
 
@@ -22,6 +23,11 @@ struct launch_options {
   sim::order order = order::forward;
   std::uint64_t seed = 0;                     // for order::shuffle
   unsigned long long op_budget = 1ull << 20;  // tile operations one program may run
+  access_trace* trace = nullptr;  // when set, records every lane of every load and store
+  std::string* print_output = nullptr;  // when set, collects what tl::print prints
+  // Run every operation lane by lane, the reference the bulk path must agree with bit for bit
+  // (tests/simulator_bulk.cpp). Many times slower; diagnostics and results are the same.
+  bool lane_by_lane = false;
 };
 
 struct launch_result {
@@ -56,6 +62,7 @@ launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
   launch_result result;
   context ctx;
   begin_launch(ctx, grid, options);
+  if (options.trace) options.trace->begin_launch(grid, buffers);
   set_current_context(&ctx);
   const long long count = 1LL * grid[0] * grid[1] * grid[2];
   for (int linear : program_order(count, options)) {
