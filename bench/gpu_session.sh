@@ -17,8 +17,10 @@
 #             solution (check --gpu in one process) and on the layout tests' kernels
 #   sass      registers and SASS of the 2-loop softmax, and its loops' instructions by kind
 #             (bench/sass_loops.py)
-#   bench     what max.NaN/min.NaN do with signed zeros; vector-add and the softmaxes against the
-#             copy bandwidth of the same run
+#   bench     what max.NaN/min.NaN do with signed zeros; `tilepuzzles bench` (vector-add and the
+#             softmaxes swept against the copy bandwidth of the same run: bench.txt, bench.csv,
+#             bench.svg), then, where Python has torch and triton, bench/torch_triton_baselines.py
+#             with the project's CSV beside PyTorch and Triton (baselines.txt)
 #   matmul    compute-sanitizer memcheck and racecheck on the matmul solution (tl::dot), the
 #             matmul solution at 4096^3 fp32 (bench/gpu_matmul.cu) and cuBLAS fp32 (PyTorch,
 #             TF32 off) at the same size, in the same run
@@ -65,7 +67,7 @@ if want build; then
   modules=$(cmake --build $build --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution(_gpu)?" | sort -u)
   # shellcheck disable=SC2086
   if ! cmake --build $build -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
-      tilepuzzles_bench_gpu tilepuzzles_bench_gpu_softmax tilepuzzles_bench_gpu_float_facts \
+      tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts \
       tilepuzzles_bench_gpu_matmul \
       $modules >> "$out/build.log" 2>&1; then
     grep -E "error" "$out/build.log" | head -30 | tee -a "$summary"; exit 1
@@ -132,7 +134,7 @@ fi
 
 if want sass; then
   say "== SASS of the 2-loop softmax, B0 = 1, B1 = 1024, 4 warps ($(elapsed))"
-  exe=$build/tilepuzzles_bench_gpu_softmax
+  exe=$build/tilepuzzles_bench_gpu.so
   kernel=LongSoftmax2LoopILi1ELi1024
   {
     cuobjdump -res-usage "$exe" 2>&1 | grep -A1 "$kernel"
@@ -148,10 +150,18 @@ if want bench; then
   say "== benchmarks ($(elapsed))"
   {
     ./$build/tilepuzzles_bench_gpu_float_facts
-    ./$build/tilepuzzles_bench_gpu
-    ./$build/tilepuzzles_bench_gpu_softmax
+    echo "\$ tilepuzzles bench --csv bench.csv --plot bench.svg"
+    TILEPUZZLES_COMMIT=$commit ./$build/tilepuzzles bench --csv "$out/bench.csv" --plot "$out/bench.svg"
+    echo "exit $?"
   } > "$out/bench.txt" 2>&1
   tee -a "$summary" < "$out/bench.txt"
+  if python3 -c "import torch, triton" 2>/dev/null; then
+    say "== PyTorch and Triton beside the project ($(elapsed))"
+    PYTHONUNBUFFERED=1 python3 bench/torch_triton_baselines.py --only copy vector-add softmax \
+        long-softmax --project "$out/bench.csv" > "$out/baselines.txt" 2>/dev/null
+    echo "exit $?" >> "$out/baselines.txt"
+    tee -a "$summary" < "$out/baselines.txt"
+  fi
 fi
 if want sm80; then
   say "== sm_80 build: every GPU solution module and the GPU tests ($(elapsed))"
