@@ -42,10 +42,11 @@ struct Dot {
     auto b = whole(tl::load(y + ks.col() * N + cols.row(), (ks < n).col(), 0.0f));
     tl::store(z + M * N + out, tl::dot(a, b));
 
-    // An accumulator broadcast from a row, and integer and scaled operands.
+    // An accumulator broadcast from a row, and operands that are expressions: whole numbers
+    // through an integer cast (dot's operands share one dtype, so it is cast back) and a scaled b.
     auto bias = whole(tl::load(y + cols));
-    auto ints = tl::cast<int>(tl::load(x + rows.col() * K + ks.row()) * 4.0f);
-    tl::store(z + 2 * M * N + out, tl::dot(ints, b * 2.0f, bias.row()));
+    auto whole_numbers = tl::cast<float>(tl::cast<int>(tl::load(x + rows.col() * K + ks.row()) * 4.0f));
+    tl::store(z + 2 * M * N + out, tl::dot(whole_numbers, b * 2.0f, bias.row()));
 
     // acc += dot(a, b), as in Triton, on a 2-D accumulator that was used before.
     acc += tl::dot(a, b);
