@@ -5,6 +5,7 @@
 
 #include "tests/kernels/dot.hpp"
 #include "tests/kernels/every_op.hpp"
+#include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
 #include "tests/kernels/semantics.hpp"
 
@@ -46,6 +47,15 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::Dot<16, 32, 64, 1>>("dot<16, 32, 64>, 1 warp");
   f.template operator()<test_kernels::Dot<128, 32, 16, 2>>("dot<128, 32, 16>, 2 warps");
   f.template operator()<test_kernels::Dot<16, 16, 16, 32>>("dot<16, 16, 16>, 32 warps");
+  f.template operator()<test_kernels::Reshapes<256, 4>>("reshapes<256>, 4 warps");
+  f.template operator()<test_kernels::Reshapes<64, 8>>("reshapes<64>, 8 warps");
+  f.template operator()<test_kernels::Reshapes<1024, 1>>("reshapes<1024>, 1 warp");
+  f.template operator()<test_kernels::HalfDot<tl::float16, 32, 64, 16, 4>>("half dot float16<32, 64, 16>, 4 warps");
+  f.template operator()<test_kernels::HalfDot<tl::bfloat16, 16, 32, 64, 2>>("half dot bfloat16<16, 32, 64>, 2 warps");
+  f.template operator()<test_kernels::HalfOps<tl::float16, 256, 4>>("half float16<256>, 4 warps");
+  f.template operator()<test_kernels::HalfOps<tl::bfloat16, 256, 4>>("half bfloat16<256>, 4 warps");
+  f.template operator()<test_kernels::HalfOps<tl::float16, 64, 1>>("half float16<64>, 1 warp");
+  f.template operator()<test_kernels::HalfOps<tl::bfloat16, 512, 8>>("half bfloat16<512>, 8 warps");
 }
 
 }  // namespace tp::gpu_tests
