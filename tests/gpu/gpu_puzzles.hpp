@@ -5,6 +5,8 @@
 // does not compile must not break the test suite (each one is a module of its own).
 #pragma once
 
+#include <type_traits>
+
 #include "checker/bindings/constant_add.hpp"
 #include "checker/bindings/constant_add_block.hpp"
 #include "checker/bindings/conv2d.hpp"
@@ -40,6 +42,16 @@
 #include "solutions/vector_add.hpp"
 
 namespace tp::gpu_tests {
+
+// Whether a puzzle's solution with these blocks compiles with W warps: matmul-int4 with B0 = 32
+// and B_MID = 128 unpacks a [32, 16, 8] int tile, which one warp would hold in 256 registers per
+// thread (the blocked layout leaves one lane bit unused for its 8 columns): the GPU backend
+// refuses that at compile time (tests/compile/gpu_tile_too_large.cu), so it runs with 2 warps
+// and more.
+template <class Binding, class Blocks, int W>
+inline constexpr bool fits_with_warps =
+    !(std::is_same_v<Binding, bindings::matmul_int4> && W == 1 &&
+      std::is_same_v<Blocks, blocks<32, 16, 128>>);
 
 // Calls f.template operator()<Binding>() for each puzzle built for the GPU.
 template <class F>
