@@ -60,12 +60,12 @@ int run_show(const std::string& name) {
       std::printf("%s%s=%d", i ? ", " : "", p->block_names[i].c_str(), k.blocks[i]);
     std::printf(")");
   }
-  std::printf("\non the cases:");
+  std::printf("\non the cases, each there to catch a kind of mistake:");
   for (const auto& c : p->cases) {
-    std::printf(" (");
-    for (std::size_t i = 0; i < c.size(); ++i)
-      std::printf("%s%s=%d", i ? ", " : "", p->size_names[i].c_str(), c[i]);
-    std::printf(")");
+    std::printf("\n  (");
+    for (std::size_t i = 0; i < c.sizes.size(); ++i)
+      std::printf("%s%s=%d", i ? ", " : "", p->size_names[i].c_str(), c.sizes[i]);
+    std::printf(")%s%s", c.catches.empty() ? "" : " ", c.catches.c_str());
   }
   if (!p->case_fits_rule.empty())
     std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
@@ -82,6 +82,7 @@ struct check_args {
   bool gpu = false;
   bool json = false;
   double timeout = 300;
+  double program_timeout = tp::default_program_seconds;
   bool isolate = true;
   std::string puzzles_dir;
   bool build = true;
@@ -154,7 +155,7 @@ int run_check(const check_args& args) {
     const tp::puzzle_spec* p = chosen[i];
     tp::isolated_report r;
     if (built[i]) r = unchecked(*p, options, *built[i]);
-    else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout);
+    else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout, args.program_timeout);
     else r = tp::summarize(tp::check_puzzle(*p, options));
     if (!args.json) {
       std::printf("%s\n", r.line.c_str());
@@ -224,6 +225,11 @@ int main(int argc, char** argv) {
   check->add_flag("--json", args.json, "Print one JSON array instead of text");
   check->add_option("--timeout", args.timeout, "Seconds one puzzle may take before it is stopped")
       ->check(CLI::Range(1.0, 86400.0).description("between 1 and 86400 seconds"))
+      ->capture_default_str();
+  check->add_option("--program-timeout", args.program_timeout,
+                    "Seconds one program of a kernel may run before it is stopped as a loop that "
+                    "never ends")
+      ->check(CLI::Range(0.01, 86400.0).description("between 0.01 and 86400 seconds"))
       ->capture_default_str();
   check->add_flag("!--no-isolate", args.isolate,
                   "Check in this process (for a debugger) instead of a child process");

@@ -2,6 +2,7 @@
 
 #include "tile/lanes.hpp"
 
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -77,8 +78,18 @@ void float_to_int32_overflow(double value) {
 
 namespace tl::sim {
 
+void progress_tracker::note(const std::source_location& loc) {
+  last_line = loc.line();
+  if (loc.file_name() == last_file_seen) return;
+  last_file_seen = loc.file_name();
+  std::string file = source_string(loc);
+  file = file.substr(0, file.rfind(':'));
+  std::snprintf(last_file, sizeof last_file, "%s", file.c_str());
+}
+
 void context::tick(const std::source_location& loc) {
   last_op = loc;
+  if (tracker) tracker->note(loc);
   if (++ops > op_budget) {
     diagnostic d;
     d.kind = kind::op_budget;

@@ -12,6 +12,19 @@
 
 namespace tl::sim {
 
+// Where a launch is, written as it runs into memory that a supervising process can read (shared
+// with it): a kernel that crashes the process or never ends is then reported with its program and
+// the kernel line of its last tile operation. See set_progress_tracker (simulator/launch.hpp).
+struct progress_tracker {
+  std::array<int, 3> program{-1, -1, -1};  // the program running; -1 outside a launch
+  unsigned long long programs_started = 0;
+  unsigned last_line = 0;                   // the program's last tile operation; 0: none yet
+  char last_file[240] = {};                 // its file, as source_string shows it
+  const char* last_file_seen = nullptr;     // the writer's own: the name last_file was made from
+
+  void note(const std::source_location& loc);
+};
+
 struct context {
   std::array<int, 3> program{0, 0, 0};
   std::array<int, 3> grid{1, 1, 1};
@@ -19,6 +32,7 @@ struct context {
   unsigned long long ops = 0;
   unsigned long long op_budget = 0;
   std::source_location last_op{};
+  progress_tracker* tracker = nullptr;
 
   // Counts one tile operation against the program's budget: a loop that never ends stops here.
   void tick(const std::source_location& loc);

@@ -39,9 +39,10 @@ template <class Program>
 launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
                        const std::vector<buffer*>& buffers, Program&& program);
 
-// While set, every program's id is written here as it starts: a supervisor that survives a crash
-// of the simulated kernel can then say which program crashed.
-void set_program_tracker(std::array<int, 3>* tracker);
+// While set, every launch on this thread writes where it is into `tracker` (see progress_tracker
+// in simulator/context.hpp): a supervisor that survives a crash or a hang of the simulated kernel
+// can then say which program it was and the line of its last tile operation.
+void set_progress_tracker(progress_tracker* tracker);
 
 // Implementation -----------------------------------------------------------------------------
 

@@ -544,6 +544,11 @@ TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without 
     CHECK_THAT(r.details, Catch::Contains("signal 11"));
     CHECK_THAT(r.details, Catch::Contains("N0=100, B0=32"));  // the first case with a program 2
     CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
+    // The kernel line of the last tile operation before the crash, and the case as fields.
+    CHECK_THAT(r.details, Catch::Contains("after its tile operation at tests/known_wrong.cpp:"));
+    CHECK_THAT(r.json, Catch::Contains("\"source\": \"tests/known_wrong.cpp:"));
+    CHECK_THAT(r.json, Catch::Contains("\"sizes\": {\"N0\": 100}, \"blocks\": {\"B0\": 32}, "
+                                       "\"order\": \"forward\", \"seed\": 0"));
   }
   SECTION("a null dereference in program 2 is a crash too") {
     const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::null_dereference>::VectorAdd,
@@ -555,19 +560,36 @@ TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without 
     CHECK_THAT(r.details, Catch::Contains("signal 11"));
     CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
   }
-  SECTION("a loop without tile operations is stopped by the timeout as op-budget") {
+  SECTION("a loop without tile operations is stopped by the program timeout as op-budget") {
     const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::spin_forever>::VectorAdd,
                                   tp::bindings::vector_add>("vector-add");
     const auto started = std::chrono::steady_clock::now();
-    const auto r = tp::check_isolated(spec, options, 2);
+    const auto r = tp::check_isolated(spec, options, 60, 0.5);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     INFO(r.line << "\n" << r.details);
     CHECK(r.status == tp::status::failed);
     CHECK_THAT(r.json, Catch::Contains("\"kind\": \"op-budget\""));
-    CHECK_THAT(r.details, Catch::Contains("did not finish within 2 s"));
+    CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0) ran for more than 0.5 s"));
+    // Where the program was: the line of its last tile operation, before the loop.
+    CHECK_THAT(r.details, Catch::Contains("after its tile operation at tests/known_wrong.cpp:"));
+    CHECK_THAT(r.json, Catch::Contains("\"source\": \"tests/known_wrong.cpp:"));
+    CHECK_THAT(r.json, Catch::Contains("\"sizes\": {\"N0\": 100}"));
+    CHECK(seconds >= 0.45);
+    CHECK(seconds < 5);  // the whole check may take 60 s: the program's limit stopped it
+  }
+  SECTION("the whole check's timeout stops it too") {
+    const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::spin_forever>::VectorAdd,
+                                  tp::bindings::vector_add>("vector-add");
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = tp::check_isolated(spec, options, 1, 60);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    INFO(r.line << "\n" << r.details);
+    CHECK_THAT(r.json, Catch::Contains("\"kind\": \"op-budget\""));
+    CHECK_THAT(r.details, Catch::Contains("did not finish within 1 s"));
     CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
-    CHECK(seconds >= 1.9);
+    CHECK(seconds >= 0.9);
     CHECK(seconds < 10);
   }
   SECTION("their twin, the same kernel without the mishap, passes in a child process") {

@@ -731,6 +731,24 @@ TEST_CASE("an exception thrown by kernel code is reported as a crash of that pro
     CHECK(d.program == program_id3{1, 0, 0});
     CHECK(r.programs_run == 2);  // the launch stops at the crash
     CHECK_THAT(d.message, Catch::Contains("the kernel gave up"));
+    CHECK_THAT(d.message, Catch::Contains("before its first tile operation"));
+  }
+  SECTION("the crash names the line of the program's last tile operation before it") {
+    std::vector<float> x(8, 1.0f);
+    auto bx = input("x", x);
+    int line = 0;
+    const auto r = tl::sim::run_grid({4, 1, 1}, {}, {&bx, &bz}, [&] {
+      line = __LINE__; auto v = tl::load(tl::ptr<const float>{&bx} + tl::program_id(0));
+      std::vector<float> small(1);
+      tl::store(tl::ptr<float>{&bz} + tl::program_id(0), small.at(tl::program_id(0)) + v);
+    });
+    REQUIRE(r.error.has_value());
+    const diagnostic& d = *r.error;
+    CHECK(d.kind == "crash");
+    CHECK(d.program == program_id3{1, 0, 0});
+    CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
+    CHECK_THAT(d.message, Catch::Contains("after its tile operation at "));
+    CHECK_THAT(d.message, Catch::Contains(at_line(line)));
   }
   SECTION("an exception that is not a std::exception") {
     launch_result r;

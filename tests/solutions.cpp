@@ -174,13 +174,13 @@ TEST_CASE("Every reference solution passes on every case, block size and program
       // Nothing was skipped: one run per block size, case and order.
       int fitting = 0;
       for (const auto& kernel : spec->kernels)
-        for (const auto& sizes : spec->cases) fitting += spec->runs(sizes, kernel.blocks);
+        for (const auto& c : spec->cases) fitting += spec->runs(c.sizes, kernel.blocks);
       CHECK(fitting >= static_cast<int>(spec->kernels.size()));  // every block set runs a case
       CHECK(report.runs == fitting * static_cast<int>(options.orders.size()));
       CHECK(report.spec == spec);
       CHECK(report.which == tp::impl::solution);
       // The report describes the last case checked.
-      CHECK(report.sizes == spec->cases.back());
+      CHECK(report.sizes == spec->cases.back().sizes);
       CHECK(report.blocks == spec->kernels.back().blocks);
       CHECK(report.order == tl::sim::order_name(options.orders.back()));
       check_generic_counters(*spec, report);
@@ -199,7 +199,7 @@ TEST_CASE("The 2-loop softmax solution reads each element of x exactly twice in 
   for (std::size_t c = 0; c < original->cases.size(); ++c) {
     tp::puzzle_spec spec = *original;
     spec.cases = {original->cases[c]};
-    DYNAMIC_SECTION("N0=" << spec.cases[0][0] << ", T=" << spec.cases[0][1]) {
+    DYNAMIC_SECTION("N0=" << spec.cases[0].sizes[0] << ", T=" << spec.cases[0].sizes[1]) {
       tp::check_options options;
       options.which = tp::impl::solution;
       options.orders = {tl::sim::order::forward};
@@ -208,7 +208,7 @@ TEST_CASE("The 2-loop softmax solution reads each element of x exactly twice in 
       REQUIRE(report.passed());
       const auto& x = counters_named(report, "x");
       CHECK(x.max_element_reads == 2);
-      CHECK(x.loads == 2LL * spec.cases[0][0] * spec.cases[0][1]);
+      CHECK(x.loads == 2LL * spec.cases[0].sizes[0] * spec.cases[0].sizes[1]);
     }
   }
 }
