@@ -381,6 +381,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         launch.seed = mix_seed(options.seed, c, 0x5eed);
         sim_outcome run = launchers[k](request, launch);
         ++report.runs;
+        report.max_program_ops = std::max(report.max_program_ops, run.result.max_program_ops);
         report.counters = counters_of(run.buffers);
         if (run.result.error) {
           diagnostic d = *run.result.error;

@@ -63,6 +63,7 @@ struct puzzle_report {
   std::string case_catches;  // what that case is there to catch
   std::vector<tensor_counters> counters;
   int runs = 0;              // simulator runs
+  unsigned long long max_program_ops = 0;  // the most tile operations one program ran
   int gpu_runs = 0;          // GPU runs
   std::string gpu_note;      // what happened on the GPU, when --gpu was given
   bool passed() const { return status == status::solved; }

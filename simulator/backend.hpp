@@ -106,6 +106,7 @@ void fill(basic_tile<T, S, L>& t, T v) {
 
 template <class T, class S, class L, class E>
 void assign(basic_tile<T, S, L>& t, const E& e) {
+  sim::current_context().count();  // elementwise work counts against the op budget too
   using ES = shape_of_t<E>;
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto q = broadcast_pos<ES, S>(p);

@@ -90,17 +90,22 @@ void progress_tracker::note(const std::source_location& loc) {
 void context::tick(const std::source_location& loc) {
   last_op = loc;
   if (tracker) tracker->note(loc);
-  if (++ops > op_budget) {
-    diagnostic d;
-    d.kind = kind::op_budget;
-    d.source = source_string(loc);
-    d.message = "op-budget: program " + program_string(program) + " ran more than " +
-                std::to_string(op_budget) +
-                " tile operations without finishing: is there a loop that never ends? The last "
-                "operation was at " +
-                d.source + ". Check the loop's bound and its step.";
-    throw kernel_error(std::move(d));
+  count();
+}
+
+void context::over_budget() const {
+  diagnostic d;
+  d.kind = kind::op_budget;
+  std::string where = "The program has no load, store, reduction or dot yet";
+  if (last_op.line() != 0) {
+    d.source = source_string(last_op);
+    where = "The last load, store, reduction or dot was at " + d.source;
   }
+  d.message = "op-budget: program " + program_string(program) + " ran more than " +
+              std::to_string(op_budget) +
+              " tile operations without finishing: is there a loop that never ends? " + where +
+              ". Check the bound and the step of the loop around it.";
+  throw kernel_error(std::move(d));
 }
 
 void raise_at(const char* k, std::string message, const std::source_location& loc) {

@@ -36,6 +36,12 @@ struct context {
 
   // Counts one tile operation against the program's budget: a loop that never ends stops here.
   void tick(const std::source_location& loc);
+  // The same for an operation that has no line of its own (elementwise arithmetic on data tiles):
+  // counted, with the last line kept.
+  void count() {
+    if (++ops > op_budget) over_budget();
+  }
+  [[noreturn]] void over_budget() const;
 };
 
 // The context of the program being simulated on this thread; null outside a launch.

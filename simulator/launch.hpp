@@ -1,6 +1,7 @@
 // The grid runner: runs a launch one program at a time, in a chosen order, with every check on.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <exception>
@@ -28,6 +29,7 @@ struct launch_result {
   std::optional<diagnostic> error;  // the first problem found; the launch stops there
   long long programs_run = 0;
   unsigned long long ops = 0;       // tile operations over all programs
+  unsigned long long max_program_ops = 0;  // the most one program ran
 };
 
 // The order in which the programs of a grid run: same options, same order, on every machine.
@@ -74,6 +76,7 @@ launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
     }
     for (buffer* b : buffers) b->end_program();
     result.ops += ctx.ops;
+    result.max_program_ops = std::max(result.max_program_ops, ctx.ops);
     ++result.programs_run;
     if (result.error) break;
   }

@@ -691,8 +691,30 @@ TEST_CASE("a loop that never ends is stopped by the op budget and reported as op
   CHECK(d.program == program_id3{2, 0, 0});
   CHECK(r.programs_run == 3);
   CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
-  CHECK(r.ops == 10 + 10 + 51);  // programs 0 and 1 finish; program 2 stops at its 51st op
+  // Each trip is a load and an addition on data (every tile operation counts): programs 0 and 1
+  // finish after 20; program 2 stops at its 51st.
+  CHECK(r.ops == 20 + 20 + 51);
   CHECK_THAT(d.message, Catch::Contains("more than 50 tile operations"));
+}
+
+TEST_CASE("elementwise arithmetic on data tiles counts against the op budget too",
+          "[sim][op-budget]") {
+  auto x = ramp(8);
+  auto bx = input("x", x);
+  launch_options opt;
+  opt.op_budget = 50;
+  int line = 0;
+  const auto r = tl::sim::run_grid({1, 1, 1}, opt, {&bx}, [&] {
+    line = __LINE__; auto acc = tl::load(tl::ptr<const float>{&bx} + tl::arange<8>());
+    for (int k = 0; k < 1000; ++k) acc = acc * 0.5f + 1.0f;  // a loop with no load or store
+  });
+  REQUIRE(r.error.has_value());
+  const diagnostic& d = *r.error;
+  CHECK(d.kind == "op-budget");
+  CHECK(r.ops == 51);
+  // The loop has no line of its own: the report names the last load before it.
+  CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
+  CHECK_THAT(d.message, Catch::Contains("The last load, store, reduction or dot was at"));
 }
 
 TEST_CASE("loops that end within the budget are clean: the budget is per program",
@@ -702,14 +724,15 @@ TEST_CASE("loops that end within the budget are clean: the budget is per program
   auto bx = input("x", x);
   auto bz = output("z", z);
   launch_options opt;
-  opt.op_budget = 50;
+  opt.op_budget = 100;
   const auto r = tl::sim::run_grid({3, 1, 1}, opt, {&bx, &bz}, [&] {
     tl::tile<float, 8> acc = 0.0f;
     for (int k = 0; k < 40; ++k) acc = acc + tl::load(tl::ptr<const float>{&bx} + tl::arange<8>());
-    tl::store(tl::ptr<float>{&bz} + tl::program_id(0) * 8 + tl::arange<8>(), acc);  // op 41
+    tl::store(tl::ptr<float>{&bz} + tl::program_id(0) * 8 + tl::arange<8>(), acc);  // op 81
   });
   REQUIRE_CLEAN(r);
-  CHECK(r.ops == 3 * 41);  // 123 over the launch, more than 50: the budget is per program
+  CHECK(r.ops == 3 * 81);  // 243 over the launch, more than 100: the budget is per program
+  CHECK(r.max_program_ops == 81);
   for (int i = 0; i < 24; ++i) CHECK(z[i] == 40.0f * x[i % 8]);
 }
 
@@ -897,7 +920,7 @@ TEST_CASE("counters after a launch match a hand count", "[sim][counters]") {
     });
     REQUIRE_CLEAN(r);
     CHECK(r.programs_run == 3);
-    CHECK(r.ops == 9);
+    CHECK(r.ops == 3 * 4);  // two loads, an addition, a store
     CHECK(bx.counters.loads == 20);
     CHECK(bx.counters.masked_loads == 4);
     CHECK(bx.counters.load_bytes == 80);

@@ -237,3 +237,19 @@ TEST_CASE("Every reference solution still passes with a different seed", "[solut
     }
   }
 }
+
+TEST_CASE("The default op budget is far above what any solution's busiest program needs",
+          "[solutions]") {
+  const unsigned long long budget = tp::check_options{}.op_budget;
+  for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
+    tp::check_options options;
+    options.which = tp::impl::solution;
+    options.orders = {tl::sim::order::forward};
+    const auto report = tp::check_puzzle(*spec, options);
+    INFO(spec->id << ": the busiest program ran " << report.max_program_ops
+                  << " tile operations; the budget is " << budget);
+    REQUIRE(report.passed());
+    CHECK(report.max_program_ops > 0);
+    CHECK(report.max_program_ops * 20 <= budget);
+  }
+}
