@@ -45,11 +45,12 @@ case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uin
     x.output = ts.output;
     x.shape = ts.shape(the_case.sizes);
     x.values.assign(static_cast<std::size_t>(x.count()), 0.0f);
-    const fill_fn* fill = the_case.fill_for(ts.name);
-    if (!fill && ts.fill) fill = &ts.fill;
-    if (!ts.output && fill) {
-      rng random(mix_seed(seed, case_index, t));
-      (*fill)(x.values, random);
+    rng random(mix_seed(seed, case_index, t));
+    if (ts.output) {
+    } else if (const case_fill* fill = the_case.fill_for(ts.name)) {
+      (*fill)(x.values, x.shape, random);
+    } else if (ts.fill) {
+      ts.fill(x.values, random);
     }
     data.tensors.push_back(std::move(x));
   }

@@ -56,21 +56,26 @@ struct tensor_spec {
   fill_fn fill;
 };
 
+// Fills one input of one case; it may use the tensor's shape (to put a peak at the end of every
+// row, say).
+using case_fill =
+    std::function<void(std::vector<float>& values, const std::vector<long long>& shape, rng&)>;
+
 // One case a puzzle is checked on: its sizes, what it is there to catch, and, for a case built
 // against a class of wrong kernels, the values some inputs take instead of their usual fill (rows
 // far below zero, say). `catches` is shown to the learner when a kernel fails on the case.
 struct test_case {
   std::vector<int> sizes;
   std::string catches;
-  std::vector<std::pair<std::string, fill_fn>> fills;  // tensor name, this case's fill
+  std::vector<std::pair<std::string, case_fill>> fills;  // tensor name, this case's fill
 
   test_case(std::initializer_list<int> s) : sizes(s) {}
   test_case(std::vector<int> s, std::string what_it_catches = {},
-            std::vector<std::pair<std::string, fill_fn>> input_fills = {})
+            std::vector<std::pair<std::string, case_fill>> input_fills = {})
       : sizes(std::move(s)), catches(std::move(what_it_catches)), fills(std::move(input_fills)) {}
 
   // This case's fill for the named tensor, or null for the tensor's usual one.
-  const fill_fn* fill_for(const std::string& tensor) const {
+  const case_fill* fill_for(const std::string& tensor) const {
     for (const auto& [name, fill] : fills)
       if (name == tensor) return &fill;
     return nullptr;

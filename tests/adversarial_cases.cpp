@@ -81,7 +81,7 @@ TEST_CASE("The cases against a class of kernels give inputs of the values they p
       REQUIRE(spec != nullptr);
       int below = 0, above = 0;
       for (std::size_t c = 0; c < spec->cases.size(); ++c) {
-        if (spec->cases[c].fills.empty()) continue;
+        if (spec->cases[c].catches.find("lies far") == std::string::npos) continue;
         for (std::uint64_t seed : {0, 1, 2}) {
           const auto data = tp::make_case(*spec, spec->cases[c], seed, c);
           const auto& x = data.tensors[0].values;
@@ -107,7 +107,7 @@ TEST_CASE("The cases against a class of kernels give inputs of the values they p
     REQUIRE(spec != nullptr);
     bool found = false;
     for (std::size_t c = 0; c < spec->cases.size(); ++c) {
-      if (spec->cases[c].fills.empty()) continue;
+      if (spec->cases[c].catches.find("lies far from zero") == std::string::npos) continue;
       found = true;
       for (std::uint64_t seed : {0, 1, 2}) {
         const auto data = tp::make_case(*spec, spec->cases[c], seed, c);

@@ -25,6 +25,7 @@
 #include "checker/report.hpp"
 #include "checker/spec.hpp"
 #include "check_as_puzzle.hpp"
+#include "corpus.hpp"
 #include "solutions/flash_attention_simple.hpp"
 #include "solutions/long_softmax_2loop.hpp"
 #include "solutions/long_softmax_3loop.hpp"
@@ -603,3 +604,32 @@ TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without 
   // Still here: the test process survived its children.
   SUCCEED("the test process is alive");
 }
+
+// ---------------------------------------------------------------------------------------------
+// In the corpus (tests/corpus.hpp): each fails with its kind on 20 seeds.
+
+namespace wrong {
+template <int B0>
+using VectorAddRaisingSigsegv = with_mishap<mishap::raise_sigsegv>::VectorAdd<B0>;
+template <int B0>
+using VectorAddDereferencingNull = with_mishap<mishap::null_dereference>::VectorAdd<B0>;
+template <int B0>
+using VectorAddSpinningForever = with_mishap<mishap::spin_forever>::VectorAdd<B0>;
+template <int B0, int B1>
+using LongSoftmax3LoopAsTwoLoops = solutions::LongSoftmax3Loop<B0, B1>;
+}  // namespace wrong
+
+TP_CORPUS_GROUP("known-wrong");
+TP_WRONG(VectorAddWithoutMask, vector_add, "out-of-bounds", "Mask the lanes that fall outside");
+TP_WRONG(VectorAddSkippingLastLane, vector_add, "unwritten-output", "");
+TP_WRONG(VectorSubtract, vector_add, "wrong-result", "");
+TP_WRONG(VectorAddOverlappingBlocks, vector_add, "race-write-write", "");
+TP_WRONG(VectorAddEndlessLoop, vector_add, "op-budget", "loop");
+TP_WRONG_ISOLATED(VectorAddRaisingSigsegv, vector_add, "crash", "after its tile operation at");
+TP_WRONG_ISOLATED(VectorAddDereferencingNull, vector_add, "crash", "after its tile operation at");
+TP_WRONG_ISOLATED(VectorAddSpinningForever, vector_add, "op-budget", "ran for more than");
+TP_WRONG(SoftmaxWithoutMax, long_softmax_2loop, "nan-inf", "");
+TP_WRONG(FlashAttentionLoadingKTwice, flash_attention_simple, "efficiency-budget", "");
+TP_WRONG(MatmulLoadingXTwice, matmul, "efficiency-budget", "");
+TP_WRONG(LongSoftmax3LoopAsTwoLoops, long_softmax_2loop, "efficiency-budget", "read 3 times");
+TP_CORPUS_TESTS("known-wrong")

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "check_as_puzzle.hpp"
+#include "corpus.hpp"
 #include "checker/bindings/long_softmax_2loop.hpp"
 #include "checker/bindings/vector_add.hpp"
 #include "checker/report.hpp"
@@ -61,8 +62,8 @@ TEST_CASE("A kernel that stores nothing is told what it did instead", "[reports]
     CHECK(d.kind == "unwritten-output");
     CHECK(report.status == tp::status::failed);
     CHECK(d.buffer == "z");
-    // The first case, x[1]: one program, one element of each input.
-    CHECK_THAT(d.message, Catch::Contains("the kernel ran 2 tile operations, loaded 1 element of "
+    // The first case, x[1]: one program, one element of each input, two loads and an addition.
+    CHECK_THAT(d.message, Catch::Contains("the kernel ran 3 tile operations, loaded 1 element of "
                                           "x and 1 of y, and stored nothing to z"));
     CHECK_THAT(d.message, Catch::Contains("Does it return before its tl::store"));
     CHECK_THAT(d.message, !Catch::Contains("Write it"));
@@ -112,3 +113,9 @@ TEST_CASE("A failure says what its case is there to catch", "[reports]") {
   CHECK_THAT(d.message,
              Catch::EndsWith("About this case: " + spec.cases[report.case_index].catches));
 }
+
+TP_CORPUS_GROUP("reports");
+TP_WRONG(VectorAddReturningEarly, vector_add, "unwritten-output", "and stored nothing to z");
+TP_WRONG(VectorAddMaskingEveryLane, vector_add, "unwritten-output", "every lane masked off");
+TP_WRONG(VectorAddNotWritten, vector_add, "not-solved", "Write it in");
+TP_CORPUS_TESTS("reports")

@@ -31,15 +31,26 @@ void softmax_reference(const std::vector<int>& n, std::vector<tensor>& t) {
   set_from(t[1], matrix(e.array().colwise() / row_sum.array()));
 }
 
-fill_fn values_around(double center, double spread) {
-  return [center, spread](std::vector<float>& values, rng& random) {
+case_fill values_around(double center, double spread) {
+  return [center, spread](std::vector<float>& values, const std::vector<long long>&, rng& random) {
     fill_signed(values, random, spread);
     for (float& v : values) v = static_cast<float>(center + v);
   };
 }
 
-fill_fn magnitudes_between(double low, double high, int sign) {
-  return [low, high, sign](std::vector<float>& values, rng& random) {
+case_fill peak_at_row_end(double peak, double spread) {
+  return [peak, spread](std::vector<float>& values, const std::vector<long long>& shape,
+                        rng& random) {
+    fill_signed(values, random, spread);
+    const long long row = shape.empty() ? 1 : shape.back();
+    for (long long i = row - 1; i < static_cast<long long>(values.size()); i += row)
+      values[i] = static_cast<float>(peak);
+  };
+}
+
+case_fill magnitudes_between(double low, double high, int sign) {
+  return [low, high, sign](std::vector<float>& values, const std::vector<long long>&,
+                           rng& random) {
     for (float& v : values) {
       const double magnitude = low + (high - low) * random.uniform();
       const int s = sign != 0 ? sign : (random.next() & 1 ? 1 : -1);

@@ -20,6 +20,12 @@ const puzzle_spec& flash_attention_simple() {
     s.block_names = {"B0", "B1"};
     s.cases = {
         {{1, 1}, "One query and one key."},
+        {{11, 67},
+         "q is positive (1 to 2) and k small noise (about -1 to 1) but for its last key, 100: "
+         "every query's maximum score arrives in the last block of keys, far above the rest. "
+         "Catches a running sum or output that is not rescaled when the maximum grows (the "
+         "earlier keys keep their full weight).",
+         {{"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_at_row_end(100.0, 1.0)}}},
         {{13, 67},
          "Every score q[i] * k[j] of a query lies far from zero: k is all negative (-10.5 to "
          "-11.5) and q has magnitudes 10 to 11 of either sign, so a query with q > 0 has every "

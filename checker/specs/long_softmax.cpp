@@ -16,6 +16,12 @@ puzzle_spec softmax_spec(int passes) {
   s.block_names = {"B0", "B1"};
   s.cases = {
       {{1, 1}, "A single element: one column of a block of 32 or 64 is real."},
+      {{5, 131},
+       "Every row is small noise (about -1 to 1) but for its last element, 200: the row's "
+       "maximum arrives in its last block, far above the rest. Catches a running sum that is not "
+       "rescaled when the maximum grows (the earlier elements keep their full weight) and blocks "
+       "normalized on their own (0 / 0 where every exp of a block underflows).",
+       {{"x", peak_at_row_end(200.0, 1.0)}}},
       {{5, 67},
        "Every row of x lies far below zero (about -1000), so exp(x) underflows to 0 for every "
        "element unless the row's maximum is subtracted first: catches a running maximum that "

@@ -42,10 +42,13 @@ void softmax_reference(const std::vector<int>& sizes, std::vector<tensor>& tenso
 // Fills for the cases built against a class of wrong kernels (test_case::fills).
 // Values spread like fill_signed(spread), around `center`: rows far below zero (center -1000) make
 // exp(x) underflow to 0 for every element, rows far above (+1000) overflow it.
-fill_fn values_around(double center, double spread);
+case_fill values_around(double center, double spread);
 // Magnitudes uniform in [low, high]: all positive (sign 1), all negative (-1), or each of either
 // sign at random (0).
-fill_fn magnitudes_between(double low, double high, int sign);
+case_fill magnitudes_between(double low, double high, int sign);
+// Values spread like fill_signed(spread), except the last element of every row (the last axis),
+// which is `peak`: the row's maximum arrives in its last block, far above the rest.
+case_fill peak_at_row_end(double peak, double spread);
 
 // cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time.
 constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
