@@ -99,9 +99,21 @@ std::string wrong_map(const tensor& t, const std::vector<bool>& wrong) {
 
 }  // namespace
 
+std::pair<int, long long> first_nonfinite(const std::vector<tensor>& got,
+                                          const std::vector<tensor>& expected) {
+  for (std::size_t t = 0; t < got.size(); ++t) {
+    if (!got[t].output) continue;
+    for (long long i = 0; i < got[t].count(); ++i)
+      if (!std::isfinite(got[t].values[i]) && std::isfinite(expected[t].values[i]))
+        return {static_cast<int>(t), i};
+  }
+  return {-1, -1};
+}
+
 std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::vector<tensor>& got,
                                           const std::vector<tensor>& expected,
-                                          const std::string& where) {
+                                          const std::string& where,
+                                          const std::string& nonfinite_cause) {
   for (std::size_t t = 0; t < got.size(); ++t) {
     if (!got[t].output) continue;
     const tensor& y = got[t];
@@ -135,9 +147,12 @@ std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::ve
       s << "nan-inf: " << where << ": " << nonfinite << " of " << n << " elements of " << y.name
         << " are NaN or infinite where the reference is finite; the first is " << y.name
         << coords_of(y, first_nonfinite) << " = " << y.values[first_nonfinite] << " (expected "
-        << r.values[first_nonfinite] << ").\n"
-        << "  Overflow in exp? Subtract the row's maximum before exponentiating. Division by "
-           "zero? Check what the denominator sums.\n";
+        << r.values[first_nonfinite] << ").\n";
+      if (!nonfinite_cause.empty())
+        s << nonfinite_cause << "\n";
+      else
+        s << "  Overflow in exp? Subtract the row's maximum before exponentiating. Division by "
+             "zero? Check what the denominator sums.\n";
     } else {
       d.kind = kind::wrong_result;
       std::sort(worst.begin(), worst.end(), std::greater<>());
@@ -397,7 +412,22 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where,
                                      nothing_stored ? &*nothing_stored : nullptr))
           return fail(*d);
-        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
+        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) {
+          if (d->kind == kind::nan_inf) {
+            // The same run again, tracing where the program that wrote the first bad element made
+            // its first NaN or infinity.
+            const auto [t, at] = first_nonfinite(tensors, cases[c].expected);
+            auto again = cases[c].tensors;
+            tl::sim::launch_options traced = launch;
+            traced.trace_nonfinite = true;
+            traced.trace_program = run.buffers[t].shadow[at].writer;
+            const sim_outcome rerun = launchers[k](request_for(spec, c, kernel, again), traced);
+            const std::string cause = tl::sim::nonfinite_cause(
+                rerun.result.nonfinite, std::isnan(tensors[t].values[at]));
+            if (!cause.empty()) d = compare_outputs(spec, tensors, cases[c].expected, where, cause);
+          }
+          return fail(*d);
+        }
         run_facts facts{spec.cases[c].sizes, kernel.blocks, request.grid, run.buffers};
         for (const auto& b : spec.budgets) {
           if (auto complaint = b.check(facts)) {

@@ -85,9 +85,16 @@ case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uin
                     std::size_t case_index);
 
 // Compares outputs with the reference: a nan-inf or wrong-result diagnostic, or nothing.
+// `nonfinite_cause`, when known (from a traced rerun), replaces nan-inf's general advice.
 std::optional<tl::sim::diagnostic> compare_outputs(const puzzle_spec& spec,
                                                    const std::vector<tensor>& got,
                                                    const std::vector<tensor>& expected,
-                                                   const std::string& where);
+                                                   const std::string& where,
+                                                   const std::string& nonfinite_cause = {});
+
+// The first element of an output that is not finite where the reference is: its tensor and
+// offset, or {-1, -1}.
+std::pair<int, long long> first_nonfinite(const std::vector<tensor>& got,
+                                          const std::vector<tensor>& expected);
 
 }  // namespace tp

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <source_location>
@@ -13,6 +14,8 @@
 
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
+#include "simulator/origin.hpp"
+#include "simulator/poison_walk.hpp"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
@@ -80,11 +83,12 @@ constexpr T no_other_value() {
   return detail::poison_value<T>();
 }
 
-// Every value of a tile, with a poison bit per element.
+// Every value of a tile, with a poison bit per element, and where its poison was made.
 template <class T, class S, class Layout>
 struct storage {
   std::array<T, S::size> values;
   std::array<bool, S::size> poison;
+  sim::poison_origin origin;
 
   T& value(long long i) { return values[i]; }
   T value(long long i) const { return values[i]; }
@@ -93,21 +97,24 @@ struct storage {
 };
 
 template <class T, class S, class L>
-void leave_unset(basic_tile<T, S, L>& t) {
+void leave_unset(basic_tile<T, S, L>& t, const std::source_location& declared = {}) {
   t.storage.values.fill(detail::poison_value<T>());
   t.storage.poison.fill(true);
+  t.storage.origin = {"a tl::tile declared without a value", declared};
 }
 
 template <class T, class S, class L>
 void fill(basic_tile<T, S, L>& t, T v) {
   t.storage.values.fill(v);
   t.storage.poison.fill(false);
+  t.storage.origin = {};
 }
 
 template <class T, class S, class L, class E>
 void assign(basic_tile<T, S, L>& t, const E& e) {
   sim::current_context().count();  // elementwise work counts against the op budget too
   using ES = shape_of_t<E>;
+  sim::poison_origin origin;
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto q = broadcast_pos<ES, S>(p);
     const auto v = e.eval(q);
@@ -124,7 +131,9 @@ void assign(basic_tile<T, S, L>& t, const E& e) {
       t.storage.values[i] = op::cast_to<T>{}(v);
     }
     t.storage.poison[i] = e.poison(q);
+    if (t.storage.poison[i] && !origin.what) origin = walk::poison_origin_of(e, q);
   });
+  t.storage.origin = origin;
 }
 
 template <class T, class S, class L, int R>
@@ -141,8 +150,8 @@ template <class T, class S, class L>
 T scalar_value(const basic_tile<T, S, L>& t) {
   if (t.storage.poison[0])
     sim::raise_at(sim::kind::uninitialized_read,
-                  "a scalar used by the kernel is poison: it comes from lanes a masked load "
-                  "switched off with no `other`. Give the load an `other` value.",
+                  "a scalar used by the kernel (in an `if`, a loop bound, a conversion) is "
+                  "poison.\n  " + sim::poison_cause(t.storage.origin),
                   sim::current_context().last_op);
   return t.storage.values[0];
 }
@@ -185,6 +194,7 @@ lane_mask mask_lane(const MaskE& mask, const pos<S::rank>& p, long long i,
   if constexpr (has_data_v<MaskE>) {
     if (mask.poison(pm)) {
       check.add(check.poison_mask, i, p.c, 0);
+      check.note_origin(walk::poison_origin_of(mask, pm));
       return lane_mask::poison;
     }
   }
@@ -200,6 +210,7 @@ long long lane_offset(const PE& pe, const pos<S::rank>& p, long long i, const si
   if constexpr (has_data_v<typename PE::offsets_type>) {
     if (pe.offsets.poison(pp)) {
       check.add(check.poison_offset, i, p.c, 0);
+      check.note_origin(walk::poison_origin_of(pe.offsets, pp));
       return -1;
     }
   }
@@ -234,6 +245,8 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
 
   data_tile<Elem, S> out(detail::uninitialized_t{});
   auto& values = out.storage;
+  values.origin = {};
+  const bool trace_other = std::is_floating_point_v<Elem> && has_other && sim::tracing_nonfinite();
   sim::access_check check("loads from", *buf, loc, S::rank);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     values.value(i) = detail::poison_value<Elem>();
@@ -245,6 +258,11 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
       const auto po = broadcast_pos<OS, S>(p);
       values.value(i) = static_cast<Elem>(o.eval(po));
       values.poisoned(i) = !has_other || o.poison(po);
+      if (values.poisoned(i) && !values.origin.what)
+        values.origin = has_other ? walk::poison_origin_of(o, po)
+                                  : sim::poison_origin{"the masked load without `other`", loc};
+      if (trace_other && !std::isfinite(static_cast<double>(values.value(i))))
+        sim::note_nonfinite_other(static_cast<double>(values.value(i)), loc);
       return;
     }
     const long long off = detail::lane_offset<S>(pe, p, i, *buf, check);
@@ -303,6 +321,7 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
     const auto pv = broadcast_pos<VS, S>(p);
     if (v.poison(pv)) {
       check.add(check.poison_value, i, p.c, off);
+      check.note_origin(walk::poison_origin_of(v, pv));
       return;
     }
     auto& shadow = buf->shadow[off];
@@ -330,6 +349,36 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
 // ---------------------------------------------------------------------------------------------
 // Reductions: lanes folded in index order with the operation's own arithmetic (tile/lanes.hpp).
 
+}  // namespace backend
+
+namespace detail {
+// A sum that turns numbers into NaN (inf + -inf) or finite numbers into an infinity: noted for
+// the nan-inf report while the launch traces.
+template <class Op, class A, class B, class R>
+inline void note_if_nonfinite(A before, B v, R acc, const std::source_location& loc) {
+  if constexpr (std::is_floating_point_v<R> && std::is_same_v<Op, op::add>) {
+    if (!std::isfinite(acc)) [[unlikely]]
+      sim::note_nonfinite("tl::sum", true, static_cast<double>(before), static_cast<double>(v),
+                          static_cast<double>(acc), loc);
+  }
+}
+
+// The step of a dot product that first made a NaN or an infinity, for the nan-inf report: a
+// product (0 * inf) or the running sum (inf - inf, overflow).
+inline void note_dot_nonfinite(const float* a, const float* b, int stride_b, int K, float start,
+                               const std::source_location& loc) {
+  float s = start;
+  for (int k = 0; k < K; ++k) {
+    const float x = a[k], y = b[k * stride_b], p = x * y;
+    if (!std::isfinite(p)) sim::note_nonfinite("*", true, x, y, p, loc);
+    if (!std::isfinite(s + p)) sim::note_nonfinite("+", true, s, p, s + p, loc);
+    s += p;
+  }
+}
+}  // namespace detail
+
+namespace backend {
+
 template <class Op, int Axis, bool Keep, class E>
 auto reduce(const E& x, const std::source_location& loc) {
   using S = shape_of_t<E>;
@@ -350,10 +399,17 @@ auto reduce(const E& x, const std::source_location& loc) {
     }
     lane_t<T> acc = x.eval(p);
     bool poisoned = x.poison(p);
+    if (poisoned && !out.storage.origin.what) out.storage.origin = walk::poison_origin_of(x, p);
     for (int k = 1; k < S::dim(Axis); ++k) {
       p.c[Axis] = k;
-      acc = static_cast<lane_t<T>>(Op{}(acc, x.eval(p)));
-      poisoned = poisoned || x.poison(p);
+      const auto v = x.eval(p);
+      const auto before = acc;
+      acc = static_cast<lane_t<T>>(Op{}(acc, v));
+      detail::note_if_nonfinite<Op>(before, v, acc, loc);
+      if (x.poison(p) && !poisoned) {
+        poisoned = true;
+        if (!out.storage.origin.what) out.storage.origin = walk::poison_origin_of(x, p);
+      }
     }
     out.storage.value(i) = static_cast<T>(acc);
     out.storage.poisoned(i) = poisoned;
@@ -368,14 +424,21 @@ auto reduce_all(const E& x, const std::source_location& loc) {
   sim::current_context().tick(loc);
   lane_t<T> acc{};
   bool poisoned = false;
+  sim::poison_origin origin;
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto v = x.eval(p);
+    const auto before = acc;
     acc = i == 0 ? v : static_cast<lane_t<T>>(Op{}(acc, v));
-    poisoned = poisoned || x.poison(p);
+    if (i != 0) detail::note_if_nonfinite<Op>(before, v, acc, loc);
+    if (x.poison(p) && !poisoned) {
+      poisoned = true;
+      origin = walk::poison_origin_of(x, p);
+    }
   });
   data_tile<T, shape<>> out(detail::uninitialized_t{});
   out.storage.value(0) = static_cast<T>(acc);
   out.storage.poisoned(0) = poisoned;
+  out.storage.origin = origin;
   return out;
 }
 
@@ -400,10 +463,15 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
     for (int j = 0; j < N; ++j) col_poison[j] = col_poison[j] || vb.poisoned(k * N + j);
   data_tile<float, shape<M, N>> out(acc);
   auto& vo = out.storage;
+  if (!vo.origin.what) vo.origin = va.origin.what ? va.origin : vb.origin;
+  const bool trace = sim::tracing_nonfinite();
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
       float s = vo.value(i * N + j);
       for (int k = 0; k < K; ++k) s += va.value(i * K + k) * vb.value(k * N + j);
+      if (trace && !std::isfinite(s)) [[unlikely]]
+        detail::note_dot_nonfinite(va.values.data() + i * K, vb.values.data() + j, N, K,
+                                   vo.value(i * N + j), loc);
       vo.value(i * N + j) = s;
       vo.poisoned(i * N + j) = vo.poisoned(i * N + j) || row_poison[i] || col_poison[j];
     }

@@ -9,6 +9,7 @@
 
 #include "simulator/buffer.hpp"
 #include "simulator/diagnostic.hpp"
+#include "simulator/origin.hpp"
 
 namespace tl::sim {
 
@@ -33,6 +34,7 @@ struct context {
   unsigned long long op_budget = 0;
   std::source_location last_op{};
   progress_tracker* tracker = nullptr;
+  nonfinite_trace* nonfinite = nullptr;  // set while the launch traces NaN and infinities
 
   // Counts one tile operation against the program's budget: a loop that never ends stops here.
   void tick(const std::source_location& loc);
@@ -46,6 +48,7 @@ struct context {
 
 // The context of the program being simulated on this thread; null outside a launch.
 context& current_context();
+const context* current_context_or_null();
 void set_current_context(context* ctx);
 
 // "kernels/vector_add.hpp:14", relative to the project when the file is inside it.
@@ -79,6 +82,10 @@ class access_check {
     if (cat.count++ < max_listed) cat.lanes.push_back({lane, {coords, coords + rank_}, offset,
                                                         std::move(note)});
   }
+  // Where the poison of the first poisoned mask, offset or value came from.
+  void note_origin(const poison_origin& origin) {
+    if (!origin_.what) origin_ = origin;
+  }
   bool any() const {
     for (const auto& c : found_)
       if (c.count) return true;
@@ -103,6 +110,7 @@ class access_check {
   std::source_location loc_;
   int rank_;
   std::array<category, problem_count> found_{};
+  poison_origin origin_;
 };
 
 // Raises a diagnostic of `kind` with `message` at the kernel's source line.

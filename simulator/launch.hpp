@@ -23,6 +23,10 @@ struct launch_options {
   sim::order order = order::forward;
   std::uint64_t seed = 0;                     // for order::shuffle
   unsigned long long op_budget = 1ull << 20;  // tile operations one program may run
+  // Record the first operations that make a NaN or an infinity (launch_result::nonfinite): the
+  // checker reruns a case that ended in nan-inf with this on, to name the cause.
+  bool trace_nonfinite = false;
+  int trace_program = -1;  // only in this program (linear id), -1 for every program
 };
 
 struct launch_result {
@@ -30,6 +34,7 @@ struct launch_result {
   long long programs_run = 0;
   unsigned long long ops = 0;       // tile operations over all programs
   unsigned long long max_program_ops = 0;  // the most one program ran
+  nonfinite_trace nonfinite;        // with launch_options::trace_nonfinite
 };
 
 // The order in which the programs of a grid run: same options, same order, on every machine.
@@ -59,6 +64,10 @@ launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
   launch_result result;
   context ctx;
   begin_launch(ctx, grid, options);
+  if (options.trace_nonfinite) {
+    result.nonfinite.only_program = options.trace_program;
+    ctx.nonfinite = &result.nonfinite;
+  }
   set_current_context(&ctx);
   const long long count = 1LL * grid[0] * grid[1] * grid[2];
   for (int linear : program_order(count, options)) {

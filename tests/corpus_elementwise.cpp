@@ -41,6 +41,22 @@ struct VectorAddScalingOffsetsUp {
   }
 };
 
+// Offsets kept "far from zero" with a bias near INT_MAX, taken off again: the sum leaves int32 from
+// offset 48 on. The GPU would wrap it there and wrap it back, so only a check of every integer step
+// finds it; the report names the addition and its line.
+template <int B0>
+struct VectorAddThroughABiasNearIntMax {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    const int bias = 2'147'483'600;
+    auto biased = (tl::program_id(0) * B0 + tl::arange<B0>()) + bias;
+    auto offsets = biased - bias;
+    auto mask = offsets < N0;
+    tl::store(z + offsets, tl::load(x + offsets, mask) + tl::load(y + offsets, mask), mask);
+  }
+};
+
 // Adds the last element of the previous program's block, as if programs ran in order.
 template <int B0>
 struct VectorAddReadingThePreviousBlock {
@@ -144,6 +160,20 @@ struct BackwardWithoutDz {
 }  // namespace wrong
 
 namespace twin {
+
+// Offsets through a bias of a billion, taken off again: every step stays inside int32.
+template <int B0>
+struct VectorAddThroughABiasInsideInt32 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    const int bias = 1'000'000'000;
+    auto biased = tl::program_id(0) * B0 + tl::arange<B0>() + bias;
+    auto mask = biased < N0 + bias;
+    auto offsets = biased - bias;
+    tl::store(z + offsets, tl::load(x + offsets, mask) + tl::load(y + offsets, mask), mask);
+  }
+};
 
 // Two stores of half a vector each, through a pointer advanced to the second half.
 template <int B0>
@@ -255,7 +285,9 @@ struct BackwardWithSignTest {
 
 TP_CORPUS_GROUP("elementwise");
 TP_WRONG(ConstantAddBlockStoppingAt1024, constant_add_block, "unwritten-output", "");
-TP_WRONG(VectorAddScalingOffsetsUp, vector_add, "index-overflow", "");
+TP_WRONG(VectorAddScalingOffsetsUp, vector_add, "index-overflow", "multiplication");
+TP_WRONG(VectorAddThroughABiasNearIntMax, vector_add, "index-overflow",
+         "the int32 addition at this line leaves int32");
 TP_WRONG(VectorAddReadingThePreviousBlock, vector_add, "race-read-write", "");
 TP_WRONG(OuterAddWithStride64, outer_add, "out-of-bounds", "");
 TP_WRONG(OuterAddBlockStridingByN1, outer_add_block, "unwritten-output", "");
@@ -266,6 +298,7 @@ TP_WRONG(BackwardWithoutDz, outer_mul_relu_backward, "wrong-result", "");
 TP_TWIN(ConstantAddInTwoHalves, constant_add);
 TP_TWIN(ConstantAddBlockCleaningWithWhere, constant_add_block);
 TP_TWIN(VectorAddInterleaved, vector_add);
+TP_TWIN(VectorAddThroughABiasInsideInt32, vector_add);
 TP_TWIN(OuterAddRowByRow, outer_add);
 TP_TWIN(OuterAddBlockFromTheTileCorner, outer_add_block);
 TP_TWIN(OuterMulReluWithWhere, outer_mul_relu);
