@@ -232,7 +232,8 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
                    "op-budget: " + program_text + " ran for more than " + seconds(program_seconds) +
                        " without finishing, stopped " + last_op_text + " (" + case_text +
                        "). Is there a loop that never ends? Check the bound and the step of the "
-                       "loop that follows that line.",
+                       "loop " + (at.tracker.last_line == 0 ? "before the first tile operation."
+                                                            : "that follows that line."),
                    at);
   if (stopped == stop::check_deadline)
     return failure(spec, options, tl::sim::kind::op_budget,

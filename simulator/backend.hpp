@@ -352,14 +352,24 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
 }  // namespace backend
 
 namespace detail {
-// A sum that turns numbers into NaN (inf + -inf) or finite numbers into an infinity: noted for
-// the nan-inf report while the launch traces.
+// One step of a sum: an integer sum that leaves int32 is reported there (the GPU wraps it); a
+// float sum that turns numbers into NaN (inf + -inf) or finite numbers into an infinity is noted
+// for the nan-inf report while the launch traces.
 template <class Op, class A, class B, class R>
-inline void note_if_nonfinite(A before, B v, R acc, const std::source_location& loc) {
+inline void check_fold_step(A before, B v, R acc, const std::source_location& loc) {
   if constexpr (std::is_floating_point_v<R> && std::is_same_v<Op, op::add>) {
     if (!std::isfinite(acc)) [[unlikely]]
       sim::note_nonfinite("tl::sum", true, static_cast<double>(before), static_cast<double>(v),
                           static_cast<double>(acc), loc);
+  } else if constexpr (is_integer_lane_v<R> && std::is_same_v<Op, op::add>) {
+    if (acc < std::numeric_limits<int>::min() || acc > std::numeric_limits<int>::max()) [[unlikely]]
+      sim::raise_at(sim::kind::index_overflow,
+                    "the int32 sum at this line leaves int32: " + std::to_string(before) + " + " +
+                        std::to_string(v) + " = " + std::to_string(acc) +
+                        ", which the GPU and Triton wrap around to " +
+                        std::to_string(static_cast<int>(static_cast<unsigned>(acc))) +
+                        ". Sum fewer lanes at a time, or in float.",
+                    loc);
   }
 }
 
@@ -405,7 +415,7 @@ auto reduce(const E& x, const std::source_location& loc) {
       const auto v = x.eval(p);
       const auto before = acc;
       acc = static_cast<lane_t<T>>(Op{}(acc, v));
-      detail::note_if_nonfinite<Op>(before, v, acc, loc);
+      detail::check_fold_step<Op>(before, v, acc, loc);
       if (x.poison(p) && !poisoned) {
         poisoned = true;
         if (!out.storage.origin.what) out.storage.origin = walk::poison_origin_of(x, p);
@@ -429,7 +439,7 @@ auto reduce_all(const E& x, const std::source_location& loc) {
     const auto v = x.eval(p);
     const auto before = acc;
     acc = i == 0 ? v : static_cast<lane_t<T>>(Op{}(acc, v));
-    if (i != 0) detail::note_if_nonfinite<Op>(before, v, acc, loc);
+    if (i != 0) detail::check_fold_step<Op>(before, v, acc, loc);
     if (x.poison(p) && !poisoned) {
       poisoned = true;
       origin = walk::poison_origin_of(x, p);

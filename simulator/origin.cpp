@@ -157,15 +157,17 @@ std::string nonfinite_cause(const nonfinite_trace& t, bool nan) {
            "maximum at -inf, not 0), so that the largest term is exp(0) = 1.";
     } else if (!from_infinity) {
       s << "  Check the operands' range at that line.";
-    } else if (t.other.seen && std::isinf(t.other.a)) {
-      s << "  The infinity comes from -inf in a masked load's `other`: "
-        << other_cause(t.other, kind == "0 * inf" ? "a multiplication" : "an addition or "
-                                                                          "subtraction");
     } else if (t.inf.seen) {
+      // An infinity computed from finite numbers is the likelier culprit than a masked load's
+      // infinite `other`, which is harmless where only a maximum or an exp sees it.
       s << "  The infinity comes from " << inf_cause(t.inf);
       if (kind == "0 * inf")
         s << " In a rescale (acc * alpha, l * alpha), alpha = exp(m_old - m_new) is at most 1 "
              "when m_new is the maximum of m_old and the new block.";
+    } else if (t.other.seen && std::isinf(t.other.a)) {
+      s << "  The infinity comes from -inf in a masked load's `other`: "
+        << other_cause(t.other, kind == "0 * inf" ? "a multiplication" : "an addition or "
+                                                                          "subtraction");
     } else if (kind == "inf - inf") {
       s << "  The infinities were not computed: they are constants, such as a running maximum "
            "that starts at -inf. Where a row has no valid lane yet, its maximum is still -inf "

@@ -293,7 +293,8 @@ TP_WRONG(OuterAddWithStride64, outer_add, "out-of-bounds", "");
 TP_WRONG(OuterAddBlockStridingByN1, outer_add_block, "unwritten-output", "");
 TP_WRONG(OuterAddBlockWithoutProgramId1, outer_add_block, "race-write-write", "");
 TP_WRONG(OuterMulGatedOnX, outer_mul_relu, "wrong-result", "");
-TP_WRONG(OuterMulReluFromAnUnsetTile, outer_mul_relu, "poison-store", "");
+TP_WRONG(OuterMulReluFromAnUnsetTile, outer_mul_relu, "poison-store",
+         "The poison comes from a tl::tile declared without a value");
 TP_WRONG(BackwardWithoutDz, outer_mul_relu_backward, "wrong-result", "");
 TP_TWIN(ConstantAddInTwoHalves, constant_add);
 TP_TWIN(ConstantAddBlockCleaningWithWhere, constant_add_block);

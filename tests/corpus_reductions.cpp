@@ -381,16 +381,17 @@ struct SoftmaxFusedWithWhereAndExp2 {
 
 TP_CORPUS_GROUP("reductions");
 TP_WRONG(LongSumUpTo1024, long_sum, "wrong-result", "About this case: Rows of 4099");
-TP_WRONG(LongSumWithMinusInfinityOther, long_sum, "nan-inf", "");
-TP_WRONG(LongSumFromAnUnsetTile, long_sum, "poison-store", "");
+TP_WRONG(LongSumWithMinusInfinityOther, long_sum, "nan-inf", "with `other` = -inf");
+TP_WRONG(LongSumFromAnUnsetTile, long_sum, "poison-store",
+         "The poison comes from a tl::tile declared without a value at tests/corpus_reductions.cpp:");
 TP_WRONG(LongSumAccumulatingInZ, long_sum, "uninitialized-read", "Outputs start poisoned");
 TP_WRONG(LongSumStoringEveryBlock, long_sum, "efficiency-budget", "");
 TP_WRONG(LongSumIndexingAVectorPastItsEnd, long_sum, "crash", "after its tile operation at");
-TP_WRONG(Softmax2LoopMaxFromZero, long_softmax_2loop, "nan-inf", "");
-TP_WRONG(Softmax2LoopRescalingByARatio, long_softmax_2loop, "nan-inf", "");
+TP_WRONG(Softmax2LoopMaxFromZero, long_softmax_2loop, "nan-inf", "the first NaN is 0 / 0");
+TP_WRONG(Softmax2LoopRescalingByARatio, long_softmax_2loop, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(Softmax2LoopUpTo1024, long_softmax_2loop, "unwritten-output", "");
-TP_WRONG(Softmax3LoopMaxPaddedWithZero, long_softmax_3loop, "nan-inf", "");
-TP_WRONG(SoftmaxFusedMaxPaddedWithZero, softmax_fused, "nan-inf", "");
+TP_WRONG(Softmax3LoopMaxPaddedWithZero, long_softmax_3loop, "nan-inf", "the first NaN is 0 / 0");
+TP_WRONG(SoftmaxFusedMaxPaddedWithZero, softmax_fused, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(SoftmaxFusedDividingByTheTileSum, softmax_fused, "nan-inf", "B0=4");
 TP_TWIN(LongSumCleaningWithWhere, long_sum);
 TP_TWIN(LongSumBackwards, long_sum);

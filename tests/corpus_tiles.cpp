@@ -309,16 +309,19 @@ struct MatmulBackwardsOverMid {
 }  // namespace twin
 
 TP_CORPUS_GROUP("tiles");
-TP_WRONG(FlashAttentionMaxFromZero, flash_attention_simple, "nan-inf", "");
+TP_WRONG(FlashAttentionMaxFromZero, flash_attention_simple, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(FlashAttentionWithoutRescaling, flash_attention_simple, "wrong-result", "");
 TP_WRONG(FlashAttentionUpTo1024Keys, flash_attention_simple, "wrong-result", "4099");
-TP_WRONG(FlashAttentionKeysMaskedWithInfinity, flash_attention_simple, "nan-inf", "");
+TP_WRONG(FlashAttentionKeysMaskedWithInfinity, flash_attention_simple, "nan-inf",
+         "The infinity comes from -inf in a masked load's `other`");
 TP_WRONG(Conv2dSwappedFilterLoops, conv2d, "out-of-bounds", "");
 TP_WRONG(Conv2dWithoutTheImageOffset, conv2d, "wrong-result", "");
 TP_WRONG(MatmulWithoutAccumulating, matmul, "wrong-result", "");
 TP_WRONG(MatmulUpTo128, matmul, "wrong-result", "MID=131");
-TP_WRONG(MatmulWithMinusInfinityOther, matmul, "nan-inf", "");
-TP_WRONG(MatmulFromAnUnsetAccumulator, matmul, "poison-store", "");
+TP_WRONG(MatmulWithMinusInfinityOther, matmul, "nan-inf",
+         "The infinity comes from -inf in a masked load's `other`");
+TP_WRONG(MatmulFromAnUnsetAccumulator, matmul, "poison-store",
+         "The poison comes from a tl::tile declared without a value");
 TP_TWIN(FlashAttentionInBase2, flash_attention_simple);
 TP_TWIN(FlashAttentionBackwards, flash_attention_simple);
 TP_TWIN(Conv2dAdvancingPointers, conv2d);

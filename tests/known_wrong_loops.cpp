@@ -581,22 +581,25 @@ using Conv2dThroughTheHelper = wrong::Conv2dThroughTheHelper<B0, B1>;
 }  // namespace twin
 
 TP_CORPUS_GROUP("known-wrong-loops");
-TP_WRONG(LongSumWithoutOther, long_sum, "poison-store", "");
+TP_WRONG(LongSumWithoutOther, long_sum, "poison-store",
+         "The poison comes from the masked load without `other`");
 TP_WRONG(LongSumSkippingTheTail, long_sum, "wrong-result", "");
 TP_WRONG(LongSumWithoutProgramId, long_sum, "race-write-write", "");
 TP_WRONG(SoftmaxFusedPaddingWithZero, softmax_fused, "wrong-result", "");
-TP_WRONG(SoftmaxFusedWithoutMax, softmax_fused, "nan-inf", "");
+TP_WRONG(SoftmaxFusedWithoutMax, softmax_fused, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(SoftmaxFusedLoadingTwice, softmax_fused, "efficiency-budget", "");
 TP_WRONG(Softmax3LoopWithoutColumnMask, long_softmax_3loop, "out-of-bounds", "");
 TP_WRONG(Softmax3LoopNormalizingEachBlock, long_softmax_3loop, "nan-inf", "");
 TP_WRONG(Softmax2LoopWithoutRescaling, long_softmax_2loop, "wrong-result", "");
 TP_WRONG(FlashAttentionWithoutScoreMask, flash_attention_simple, "wrong-result", "");
 TP_WRONG(FlashAttentionWithoutQueryMask, flash_attention_simple, "out-of-bounds", "");
-TP_WRONG(MatmulWithoutOther, matmul, "poison-store", "");
+TP_WRONG(MatmulWithoutOther, matmul, "poison-store",
+         "The poison comes from the masked load without `other`");
 TP_WRONG(MatmulWithoutBatchOffsetOfZ, matmul, "race-write-write", "");
 TP_WRONG(Conv2dMaskingOutputColumns, conv2d, "out-of-bounds", "");
 TP_WRONG(Conv2dTransposedFilter, conv2d, "wrong-result", "");
-TP_WRONG(Conv2dWithoutOther, conv2d, "poison-store", "");
+TP_WRONG(Conv2dWithoutOther, conv2d, "poison-store",
+         "The poison comes from the masked load without `other`");
 TP_TWIN(FlashAttentionThroughTheHelper, flash_attention_simple);
 TP_TWIN(MatmulThroughTheHelper, matmul);
 TP_TWIN(Conv2dThroughTheHelper, conv2d);

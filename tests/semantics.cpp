@@ -160,6 +160,16 @@ TEST_CASE("an integer step that leaves int32 is reported where it does, even whe
     CHECK_THAT(r.error->source, Catch::EndsWith(":" + std::to_string(line)));
     CHECK_THAT(r.error->message, Catch::Contains("negation"));
   }
+  SECTION("a sum of integer lanes") {
+    const auto r = run_one([&] {
+      line = __LINE__; int total = tl::sum(tl::full<4>(big));
+      (void)total;
+    });
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->kind == "index-overflow");
+    CHECK_THAT(r.error->source, Catch::EndsWith(":" + std::to_string(line)));
+    CHECK_THAT(r.error->message, Catch::Contains("2000000000 + 1000000000 = 3000000000"));
+  }
   SECTION("a C++ integer too wide for the int32 tile it meets") {
     const auto r = run_one([&] {
       line = __LINE__; tl::tile<int, 4> t = tl::arange<4>() + 3'000'000'000LL;
@@ -182,8 +192,10 @@ TEST_CASE("integer steps near the ends of int32 that stay inside it are clean, a
     tl::tile<bool, 4> fits = back < 100;
     tl::tile<int, 4> q = (back + 2'147'483'000) - 2'147'483'000 + INT_MAX - INT_MAX;
     for (int k = 0; k < 4; ++k) got.push_back(q.storage.value(k) + fits.storage.value(k));
+    const int total = tl::sum(tl::full<4>(500'000'000));  // 2e9: inside int32
+    got.push_back(total == 2'000'000'000 ? 7 : 0);
   });
   INFO((r.error ? r.error->message : std::string("no diagnostic")));
   REQUIRE_FALSE(r.error.has_value());
-  CHECK(got == std::vector<int>{1, 0, -1, -2});  // -i, + 1 for true
+  CHECK(got == std::vector<int>{1, 0, -1, -2, 7});  // -i, + 1 for true; the sum
 }

@@ -246,7 +246,7 @@ TEST_CASE("storing lanes of a masked load without `other` is reported as poison-
   auto bz = output("z", z);
   int line = 0, load_line = 0;
   const auto from_the_load = [&] {
-    return Catch::Contains("The poison comes from the masked load without `other` at " +
+    return Catch::Contains("The poison comes from the masked load without `other` at tests/" +
                            at_line(load_line));
   };
   SECTION("the loaded values themselves") {
@@ -306,7 +306,7 @@ TEST_CASE("storing lanes of a masked load without `other` is reported as poison-
     INFO(r.error->message);
     CHECK(r.error->kind == "poison-store");
     CHECK_THAT(r.error->message,
-               Catch::Contains("a tl::tile declared without a value at " + at_line(declared)));
+               Catch::Contains("a tl::tile declared without a value at tests/" + at_line(declared)));
   }
   SECTION("from an integer division by zero") {
     std::vector<int> zi(8);
@@ -321,7 +321,7 @@ TEST_CASE("storing lanes of a masked load without `other` is reported as poison-
     CHECK(r.error->kind == "poison-store");
     CHECK(offsets_of(*r.error) == std::vector<long long>{3});
     CHECK_THAT(r.error->message,
-               Catch::Contains("an integer division by zero at " + at_line(line)));
+               Catch::Contains("an integer division by zero at tests/" + at_line(line)));
   }
 }
 
@@ -406,7 +406,7 @@ TEST_CASE("reading what nothing wrote, or using poison as a mask, offset or bran
     CHECK(lanes_of(d) == std::vector<long long>{5, 6, 7});
     CHECK_THAT(d.message, Catch::Contains("poison mask"));
     CHECK_THAT(d.message, Catch::Contains("The mask was computed from poison. The poison comes "
-                                          "from the masked load without `other` at " +
+                                          "from the masked load without `other` at tests/" +
                                           at_line(load_line)));
   }
   SECTION("offsets computed from poison") {
@@ -428,7 +428,7 @@ TEST_CASE("reading what nothing wrote, or using poison as a mask, offset or bran
     CHECK(d.buffer == "x");
     CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
     CHECK(lanes_of(d) == std::vector<long long>{4, 5, 6, 7});
-    CHECK_THAT(d.message, Catch::Contains("the masked load without `other` at " +
+    CHECK_THAT(d.message, Catch::Contains("the masked load without `other` at tests/" +
                                           at_line(load_line)));
   }
   SECTION("branching on a poison scalar") {
@@ -445,7 +445,7 @@ TEST_CASE("reading what nothing wrote, or using poison as a mask, offset or bran
     CHECK(r.error->kind == "uninitialized-read");
     CHECK(r.error->program == program_id3{0, 0, 0});
     CHECK_THAT(r.error->source, Catch::EndsWith(at_line(line)));
-    CHECK_THAT(r.error->message, Catch::Contains("the masked load without `other` at " +
+    CHECK_THAT(r.error->message, Catch::Contains("the masked load without `other` at tests/" +
                                                  at_line(load_line)));
     CHECK_FALSE(branched);
   }

@@ -59,7 +59,7 @@ void float_turned_nonfinite(const char* op, bool binary, double a, double b, dou
                             const op_location& loc);
 #else
 struct op_location {
-  TL_FN constexpr op_location() = default;
+  constexpr op_location() = default;
   TL_FN constexpr op_location(const std::source_location&) {}
 };
 #endif
