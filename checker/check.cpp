@@ -422,9 +422,12 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             traced.trace_nonfinite = true;
             traced.trace_program = run.buffers[t].shadow[at].writer;
             const sim_outcome rerun = launchers[k](request_for(spec, c, kernel, again), traced);
-            const std::string cause = tl::sim::nonfinite_cause(
-                rerun.result.nonfinite, std::isnan(tensors[t].values[at]));
-            if (!cause.empty()) d = compare_outputs(spec, tensors, cases[c].expected, where, cause);
+            const bool nan = std::isnan(tensors[t].values[at]);
+            const std::string cause = tl::sim::nonfinite_cause(rerun.result.nonfinite, nan);
+            if (!cause.empty()) {
+              d = compare_outputs(spec, tensors, cases[c].expected, where, cause);
+              d->cause = tl::sim::nonfinite_summary(rerun.result.nonfinite, nan);
+            }
           }
           return fail(*d);
         }

@@ -104,13 +104,16 @@ std::string report_json(const puzzle_report& r) {
         << "]";
     if (!d.buffer.empty()) s << ", \"buffer\": " << json_string(d.buffer);
     if (!d.source.empty()) s << ", \"source\": " << json_string(d.source);
+    if (!d.cause.empty()) s << ", \"cause\": " << json_string(d.cause);
     if (!d.lanes.empty()) {
       s << ", \"lanes\": [";
       for (std::size_t k = 0; k < d.lanes.size(); ++k) {
         const auto& l = d.lanes[k];
         s << (k ? ", " : "") << "{\"lane\": " << l.lane << ", \"coords\": [";
         for (std::size_t c = 0; c < l.coords.size(); ++c) s << (c ? ", " : "") << l.coords[c];
-        s << "], \"offset\": " << l.offset << "}";
+        s << "], \"offset\": " << l.offset;
+        if (!l.note.empty()) s << ", \"note\": " << json_string(l.note);
+        s << "}";
       }
       s << "]";
     }

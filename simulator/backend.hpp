@@ -149,10 +149,7 @@ bool lane_poison(const basic_tile<T, S, L>& t, const pos<R>& p) {
 template <class T, class S, class L>
 T scalar_value(const basic_tile<T, S, L>& t) {
   if (t.storage.poison[0])
-    sim::raise_at(sim::kind::uninitialized_read,
-                  "a scalar used by the kernel (in an `if`, a loop bound, a conversion) is "
-                  "poison.\n  " + sim::poison_cause(t.storage.origin),
-                  sim::current_context().last_op);
+    sim::raise_poison_use(t.storage.origin, sim::current_context().last_op);
   return t.storage.values[0];
 }
 

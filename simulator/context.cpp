@@ -158,6 +158,19 @@ void context::over_budget() const {
   throw kernel_error(std::move(d));
 }
 
+void raise_poison_use(const poison_origin& origin, const std::source_location& loc) {
+  diagnostic d;
+  d.kind = kind::uninitialized_read;
+  d.source = source_string(loc);
+  d.cause = origin_string(origin);
+  const context* ctx = current;
+  d.message = std::string(kind::uninitialized_read) + ": " +
+              (ctx ? "program " + program_string(ctx->program) + ", " : "") + d.source +
+              ": a scalar used by the kernel (in an `if`, a loop bound, a conversion) is "
+              "poison.\n  " + poison_cause(origin);
+  throw kernel_error(std::move(d));
+}
+
 void raise_at(const char* k, std::string message, const std::source_location& loc) {
   diagnostic d;
   d.kind = k;
@@ -211,6 +224,8 @@ void access_check::raise() const {
   d.buffer = buf_.name();
   d.program = ctx.program;
   d.lanes = cat.lanes;
+  if (first == poison_mask || first == poison_offset || first == poison_value)
+    d.cause = origin_string(origin_);
   std::ostringstream s;
   s << w.kind << ": program " << program_string(ctx.program) << " " << verb_ << " "
     << buf_.name() << " " << w.what << " at " << d.source << "\n";

@@ -113,6 +113,10 @@ class access_check {
   poison_origin origin_;
 };
 
+// Raises uninitialized-read for a poisoned scalar (a rank-0 tile used in an `if`), naming its
+// poison's origin.
+[[noreturn]] void raise_poison_use(const poison_origin& origin, const std::source_location& loc);
+
 // Raises a diagnostic of `kind` with `message` at the kernel's source line.
 [[noreturn]] void raise_at(const char* kind, std::string message, const std::source_location& loc);
 

@@ -143,6 +143,13 @@ void note_nonfinite_other(double value, const std::source_location& where) {
   record(ctx->nonfinite->other, "other", false, value, 0, value, where);
 }
 
+std::string nonfinite_summary(const nonfinite_trace& t, bool nan) {
+  if (nan && t.nan.seen) return nan_kind(t.nan) + ": " + computation(t.nan) + " at " + place(t.nan);
+  if (!nan && t.inf.seen) return computation(t.inf) + " at " + place(t.inf);
+  if (t.other.seen) return "`other` = " + number(t.other.a) + " of the masked load at " + place(t.other);
+  return {};
+}
+
 std::string nonfinite_cause(const nonfinite_trace& t, bool nan) {
   std::ostringstream s;
   if (nan && t.nan.seen) {

@@ -42,6 +42,8 @@ struct nonfinite_trace {
 // The cause of a NaN (or, when `nan` is false, an infinity) in an output and advice that fits
 // it, from a trace: a few lines for the nan-inf report. Empty when the trace saw nothing.
 std::string nonfinite_cause(const nonfinite_trace& trace, bool nan);
+// The same in one line, for the report's `cause` field: "0 * inf: 0 * inf = nan at ...".
+std::string nonfinite_summary(const nonfinite_trace& trace, bool nan);
 
 // Called by tile operations (tile/expr.hpp, simulator/backend.hpp) for a lane whose result is
 // NaN or infinite; records it when the running launch traces and it is the first of its kind.

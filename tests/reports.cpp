@@ -40,6 +40,31 @@ struct VectorAddMaskingEveryLane {
   }
 };
 
+// Loads one element fewer than it stores, without `other`: the last element stored is poison.
+template <int B0>
+struct VectorAddLoadingOneShort {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto short_mask = offsets < N0 - 1;
+    auto sum = tl::load(x + offsets, short_mask) + tl::load(y + offsets, short_mask);
+    tl::store(z + offsets, sum, offsets < N0);
+  }
+};
+
+// Offsets through a bias near INT_MAX: the addition leaves int32 at offset 48.
+template <int B0>
+struct VectorAddThroughABias {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    auto offsets = (tl::program_id(0) * B0 + tl::arange<B0>()) + 2'147'483'600 - 2'147'483'600;
+    auto mask = offsets < N0;
+    tl::store(z + offsets, tl::load(x + offsets, mask) + tl::load(y + offsets, mask), mask);
+  }
+};
+
 // An empty body, like a shipped stub.
 template <int B0>
 struct VectorAddNotWritten {
@@ -101,6 +126,31 @@ TEST_CASE("A JSON report carries the failing case as fields", "[reports]") {
   CHECK(c["seed"].number == 7);
   CHECK(c["index"].number == 0);
   CHECK(c["catches"].string == spec.cases[0].catches);
+}
+
+TEST_CASE("A JSON report names where a poison was made, and the operands of an int32 step",
+          "[reports]") {
+  using binding = tp::bindings::vector_add;
+  SECTION("poison-store: the masked load without `other`") {
+    const auto spec = puzzle_with<wrong::VectorAddLoadingOneShort, binding>("vector-add");
+    const auto report = check(spec);  // the report points at its spec
+    REQUIRE(report.status == tp::status::failed);
+    const json doc = parse_json(tp::report_json(report));
+    const json& d = doc["diagnostics"].items.at(0);
+    CHECK(d["kind"].string == "poison-store");
+    CHECK_THAT(d["cause"].string, Catch::StartsWith("the masked load without `other` at "
+                                                    "tests/reports.cpp:"));
+  }
+  SECTION("index-overflow: the lane's operation") {
+    const auto spec = puzzle_with<wrong::VectorAddThroughABias, binding>("vector-add");
+    const auto report = check(spec);  // the report points at its spec
+    REQUIRE(report.status == tp::status::failed);
+    const json doc = parse_json(tp::report_json(report));
+    const json& d = doc["diagnostics"].items.at(0);
+    CHECK(d["kind"].string == "index-overflow");
+    CHECK(d["lanes"].items.at(0)["note"].string == "48 + 2147483600 = 2147483648");
+    CHECK(d["lanes"].items.at(0)["offset"].number == 2147483648.0);
+  }
 }
 
 TEST_CASE("A failure says what its case is there to catch", "[reports]") {

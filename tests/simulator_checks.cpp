@@ -265,6 +265,7 @@ TEST_CASE("storing lanes of a masked load without `other` is reported as poison-
     CHECK(lanes_of(d) == std::vector<long long>{4, 5, 6, 7});
     CHECK(offsets_of(d) == std::vector<long long>{12, 13, 14, 15});
     CHECK_THAT(d.message, from_the_load());
+    CHECK(d.cause == "the masked load without `other` at tests/" + at_line(load_line));
   }
   SECTION("after arithmetic on them, in data tiles of their own") {
     const auto r = tl::sim::run_grid({2, 1, 1}, {}, {&bx, &bz}, [&] {
@@ -447,6 +448,7 @@ TEST_CASE("reading what nothing wrote, or using poison as a mask, offset or bran
     CHECK_THAT(r.error->source, Catch::EndsWith(at_line(line)));
     CHECK_THAT(r.error->message, Catch::Contains("the masked load without `other` at tests/" +
                                                  at_line(load_line)));
+    CHECK(r.error->cause == "the masked load without `other` at tests/" + at_line(load_line));
     CHECK_FALSE(branched);
   }
 }
