@@ -16,7 +16,9 @@ namespace wrong {
 // ---- flash-attention-simple ----
 
 // The online softmax of the solution with choices a learner might make instead of its own.
-enum class flash_bug { none, max_from_zero, no_rescale, up_to_1024, keys_masked_with_infinity };
+enum class flash_bug {
+  none, max_from_zero, no_rescale, up_to_1024, keys_masked_with_infinity, rescale_upside_down
+};
 
 template <int B0, int B1, flash_bug Bug>
 void flash(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> v,
@@ -45,7 +47,8 @@ void flash(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> 
       row_sum = row_sum + tl::sum<1>(weights);
       out = out + tl::sum<1>(weights * values.row());
     } else {
-      auto rescale = tl::exp(row_max - new_max);
+      auto rescale = Bug == flash_bug::rescale_upside_down ? tl::exp(new_max - row_max)
+                                                           : tl::exp(row_max - new_max);
       row_sum = row_sum * rescale + tl::sum<1>(weights);
       out = out * rescale + tl::sum<1>(weights * values.row());
     }
@@ -71,6 +74,9 @@ TP_FLASH_KERNEL(FlashAttentionWithoutRescaling, flash_bug::no_rescale)
 TP_FLASH_KERNEL(FlashAttentionUpTo1024Keys, flash_bug::up_to_1024)
 // Keys past T loaded as -inf instead of masking the scores: a negative query makes them +inf.
 TP_FLASH_KERNEL(FlashAttentionKeysMaskedWithInfinity, flash_bug::keys_masked_with_infinity)
+// The rescale factor upside down, exp(new - old): infinite while the old maximum is -inf, and the
+// running sum (0) times it is NaN.
+TP_FLASH_KERNEL(FlashAttentionRescaledUpsideDown, flash_bug::rescale_upside_down)
 #undef TP_FLASH_KERNEL
 
 // ---- conv2d ----
@@ -312,6 +318,8 @@ TP_CORPUS_GROUP("tiles");
 TP_WRONG(FlashAttentionMaxFromZero, flash_attention_simple, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(FlashAttentionWithoutRescaling, flash_attention_simple, "wrong-result", "");
 TP_WRONG(FlashAttentionUpTo1024Keys, flash_attention_simple, "wrong-result", "4099");
+TP_WRONG(FlashAttentionRescaledUpsideDown, flash_attention_simple, "nan-inf",
+         "the first NaN is 0 * inf");
 TP_WRONG(FlashAttentionKeysMaskedWithInfinity, flash_attention_simple, "nan-inf",
          "The infinity comes from -inf in a masked load's `other`");
 TP_WRONG(Conv2dSwappedFilterLoops, conv2d, "out-of-bounds", "");
