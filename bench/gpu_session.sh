@@ -1,43 +1,167 @@
 #!/usr/bin/env bash
-# Everything a GPU machine is needed for, in one go: build with CUDA, run the GPU tests, check
-# every solution with --gpu, time vector-add against copy bandwidth, and look at the SASS.
+# Everything a GPU machine is needed for, in one go; bench/RESULTS.md records what it printed.
 # Run from the repository root on a machine with an NVIDIA GPU and nvcc:
-#   bash bench/gpu_session.sh [OUTPUT_DIR]
+#
+#   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
+#
+# STEPS is a comma-separated subset of build,tests,check,warps,sanitize,sass,bench,sm80 (default:
+# all):
+#   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
+#             the GPU tests and the GPU benchmarks (sm_90)
+#   tests     ctest -L gpu (the GPU parity tests, and check --gpu of the solutions and the stubs
+#             through the CLI), and the parity tests' own report
+#   check     tilepuzzles check --gpu --impl solution: every puzzle, the GPU after the simulator
+#   warps     the solutions of five puzzles as a learner's stubs (check --puzzles DIR) with
+#             num_warps = 1 and with num_warps = 8: their GPU modules are built for those counts
+#   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU-capable
+#             solution (check --gpu in one process) and on the layout tests' kernels
+#   sass      registers and SASS of the 2-loop softmax, and its loops' instructions by kind
+#             (bench/sass_loops.py)
+#   bench     what max.NaN/min.NaN do with signed zeros; vector-add and the softmaxes against the
+#             copy bandwidth of the same run
+#   sm80      an Ampere build (sm_80, with its PTX) of every GPU solution module and the GPU tests,
+#             then check --gpu of the solutions from it (the H100 runs the sm_80 PTX)
 # Without network access, put the .deb files of libeigen3-dev, libcli11-dev and catch2 in .deps/
-# (apt-get download ...) and they are unpacked locally.
+# (apt-get download ...) and they are unpacked locally. OUTPUT_DIR gets summary.txt (the short
+# version of everything) and one log per step, at most 8 files (the warps step appends to
+# check.txt).
 set -uo pipefail
 out=${1:-${OUT:-/tmp/tilepuzzles-gpu}}
+steps=${2:-build,tests,check,warps,sanitize,sass,bench,sm80}
 mkdir -p "$out"
-prefix=()
-if ls .deps/*.deb >/dev/null 2>&1; then
-  for f in .deps/*.deb; do dpkg -x "$f" /tmp/tilepuzzles-deps; done
-  prefix=(-DCMAKE_PREFIX_PATH=/tmp/tilepuzzles-deps/usr)
-fi
-generator=()
-command -v ninja >/dev/null && generator=(-G Ninja)
+summary="$out/summary.txt"
+: > "$summary"
+want() { [[ ",$steps," == *",$1,"* ]]; }
+say() { echo "$*" | tee -a "$summary"; }
+started=$SECONDS
+elapsed() { echo "$((SECONDS - started)) s"; }
+
+# A copy of the tree made for the GPU machine has no .git of its own: it carries COMMIT.
+commit=${TILEPUZZLES_COMMIT:-$(cat COMMIT 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+say "== machine (commit $commit)"
 {
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
   nvcc --version | tail -1
-} 2>&1 | tee "$out/gpu.txt"
-cmake -S . -B build-gpu "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
-  -DTILEPUZZLES_GPU_TESTS=ON > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build build-gpu -j"$(nproc)" --target tilepuzzles tilepuzzles_bench_gpu \
-  tilepuzzles_bench_simulator > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
-echo "== ctest (all, GPU tests included)"
-if cmake --build build-gpu -j"$(nproc)" >> "$out/build.log" 2>&1; then
-  (cd build-gpu && ctest -j8 --output-on-failure 2>&1 | tail -15) | tee "$out/ctest.txt"
-else
-  echo "the test suite did not build: see build.log"; grep -E "error" "$out/build.log" | head
+  compute-sanitizer --version 2>/dev/null | head -1
+} 2>&1 | tee -a "$summary"
+
+build=build-gpu
+if want build; then
+  prefix=()
+  if ls .deps/*.deb >/dev/null 2>&1; then
+    for f in .deps/*.deb; do dpkg -x "$f" /tmp/tilepuzzles-deps; done
+    prefix=(-DCMAKE_PREFIX_PATH=/tmp/tilepuzzles-deps/usr)
+  fi
+  generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  say "== build ($(elapsed))"
+  if ! cmake -S . -B $build "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
+      -DTILEPUZZLES_GPU_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1; then
+    tail -30 "$out/build.log" | tee -a "$summary"; exit 1
+  fi
+  modules=$(cmake --build $build --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution(_gpu)?" | sort -u)
+  # shellcheck disable=SC2086
+  if ! cmake --build $build -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
+      tilepuzzles_bench_gpu tilepuzzles_bench_gpu_softmax tilepuzzles_bench_gpu_float_facts \
+      $modules >> "$out/build.log" 2>&1; then
+    grep -E "error" "$out/build.log" | head -30 | tee -a "$summary"; exit 1
+  fi
+  say "built ($(elapsed))"
 fi
-echo "== tilepuzzles check --gpu --impl solution"
-./build-gpu/tilepuzzles check --gpu --impl solution 2>&1 | tee "$out/check-gpu.txt"
-echo "exit $?"
-echo "== compute-sanitizer on the GPU vector-add"
-compute-sanitizer --tool memcheck ./build-gpu/tilepuzzles check --gpu --impl solution --no-isolate 1 \
-  > "$out/sanitizer.txt" 2>&1; tail -4 "$out/sanitizer.txt"
-echo "== benchmark"
-./build-gpu/tilepuzzles_bench_gpu 2>&1 | tee "$out/bench-gpu.txt"
-./build-gpu/tilepuzzles_bench_simulator 2>&1 | tee "$out/bench-simulator.txt"
-echo "== SASS of the vector-add kernels (memory instructions)"
-cuobjdump -sass build-gpu/tilepuzzles_bench_gpu > "$out/sass.txt" 2>&1
-grep -E "Function|LDG|STG" "$out/sass.txt" | sed 's/^ *//' | sort | uniq -c | sort -rn | head -12
+
+if want tests; then
+  say "== ctest -L gpu ($(elapsed))"
+  (cd $build && ctest -L gpu --output-on-failure 2>&1) > "$out/tests.txt"
+  grep -E "tests passed|tests failed|Skipped|Failed" "$out/tests.txt" | tail -8 | tee -a "$summary"
+  ./$build/tests/tilepuzzles_gpu_tests >> "$out/tests.txt" 2>&1
+  tail -3 "$out/tests.txt" | tee -a "$summary"
+fi
+
+if want check; then
+  say "== tilepuzzles check --gpu --impl solution ($(elapsed))"
+  ./$build/tilepuzzles check --gpu --impl solution > "$out/check.txt" 2>&1
+  echo "exit $?" >> "$out/check.txt"
+  tee -a "$summary" < "$out/check.txt"
+fi
+
+if want warps; then
+  say "== num_warps = 1 and 8: five solutions checked as a learner's stubs ($(elapsed))"
+  for warps in 1 8; do
+    dir=/tmp/tilepuzzles-warps$warps
+    rm -rf "$dir" && mkdir -p "$dir"
+    for f in solutions/*.hpp; do
+      sed -e 's/namespace solutions/namespace puzzles/' \
+          -e "s/static constexpr int num_warps = 4;/static constexpr int num_warps = $warps;/" \
+          "$f" > "$dir/$(basename "$f")"
+    done
+    say "num_warps = $warps: $(grep -h "num_warps =" "$dir"/long_sum.hpp | xargs)"
+    ./$build/tilepuzzles check --gpu --puzzles "$dir" long-sum long-softmax-2loop softmax-fused \
+        flash-attention-simple conv2d > "$out/warps.txt" 2>&1
+    echo "exit $?" >> "$out/warps.txt"
+    grep -E "^ +[0-9]+ |exit" "$out/warps.txt" | tee -a "$summary"
+    # The kernels' names carry tl's inline namespace, tl::gpu_wN: the warps the module was built for.
+    module=$(find $build/puzzle-dirs -path "*warps$warps*" -name long_softmax_2loop.stub.gpu.so 2>/dev/null | head -1)
+    [ -z "$module" ] && module=$(ls -t $build/puzzle-dirs/*/modules/long_softmax_2loop.stub.gpu.so 2>/dev/null | head -1)
+    say "its long-softmax-2loop GPU module's kernels are in: $(cuobjdump -symbols "$module" 2>/dev/null | grep -oE "6gpu_w[0-9]|7gpu_w[0-9]{2}" | cut -c2- | sort -u | xargs)"
+    cat "$out/warps.txt" >> "$out/check.txt"
+  done
+  rm -f "$out/warps.txt"
+fi
+
+if want sanitize; then
+  say "== compute-sanitizer ($(elapsed))"
+  : > "$out/sanitizer.txt"
+  for tool in memcheck racecheck synccheck initcheck; do
+    for run in check layouts; do
+      if [ $run = check ]; then
+        cmd=(./$build/tilepuzzles check --gpu --impl solution --no-isolate --order forward)
+      else
+        cmd=(./$build/tests/tilepuzzles_gpu_tests "[layouts],[semantics]")
+      fi
+      echo "---- $tool: ${cmd[*]}" >> "$out/sanitizer.txt"
+      compute-sanitizer --tool $tool "${cmd[@]}" >> "$out/sanitizer.txt" 2>&1
+      echo "exit $?" >> "$out/sanitizer.txt"
+      say "$tool, $run: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.txt" | tail -1) ($(elapsed))"
+    done
+  done
+fi
+
+if want sass; then
+  say "== SASS of the 2-loop softmax, B0 = 1, B1 = 1024, 4 warps ($(elapsed))"
+  exe=$build/tilepuzzles_bench_gpu_softmax
+  kernel=LongSoftmax2LoopILi1ELi1024
+  {
+    cuobjdump -res-usage "$exe" 2>&1 | grep -A1 "$kernel"
+    # 1024 columns over 128 threads: 8 elements per thread per trip of each loop.
+    cuobjdump -sass "$exe" 2>&1 | python3 bench/sass_loops.py "$kernel" 8
+    cuobjdump -sass "$exe" 2>&1 | awk -v k="$kernel" '/Function :/{p = index($0, k) > 0} p'
+  } > "$out/sass.txt"
+  sed -n '2p' "$out/sass.txt" | tee -a "$summary"
+  grep -E "instructions|^    " "$out/sass.txt" | head -24 | tee -a "$summary"
+fi
+
+if want bench; then
+  say "== benchmarks ($(elapsed))"
+  {
+    ./$build/tilepuzzles_bench_gpu_float_facts
+    ./$build/tilepuzzles_bench_gpu
+    ./$build/tilepuzzles_bench_gpu_softmax
+  } > "$out/bench.txt" 2>&1
+  tee -a "$summary" < "$out/bench.txt"
+fi
+if want sm80; then
+  say "== sm_80 build: every GPU solution module and the GPU tests ($(elapsed))"
+  if cmake -S . -B build-sm80 "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
+        -DCMAKE_CUDA_ARCHITECTURES=80 > "$out/sm80.txt" 2>&1 &&
+     cmake --build build-sm80 -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
+        $(cmake --build build-sm80 --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution_gpu" | sort -u) \
+        >> "$out/sm80.txt" 2>&1; then
+    say "built for sm_80 ($(elapsed)): $(cuobjdump -lelf build-sm80/modules/long_softmax_2loop.solution.gpu.so | xargs)"
+    ./build-sm80/tilepuzzles check --gpu --impl solution > "$out/sm80_check.txt" 2>&1
+    say "check --gpu from the sm_80 build: exit $?, $(grep -c "matches the reference on the GPU" "$out/sm80_check.txt") puzzles match on the GPU ($(elapsed))"
+    cat "$out/sm80_check.txt" >> "$out/sm80.txt" && rm -f "$out/sm80_check.txt"
+  else
+    grep -E "error" "$out/sm80.txt" | head -20 | tee -a "$summary"
+  fi
+fi
+say "== done ($(elapsed))"

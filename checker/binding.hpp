@@ -54,8 +54,10 @@ constexpr void check_kernel_signature() {
                                typename signature_params<Signature>::type>,
                 "this kernel's parameters differ from the puzzle's: keep the stub's signature "
                 "exactly (the same tl::ptr types, the same ints, in the same order)");
-  static_assert(Kernel::num_warps >= 1 && Kernel::num_warps <= 32,
-                "num_warps must be between 1 and 32 (32 * num_warps threads per program)");
+  static_assert(Kernel::num_warps >= 1 && Kernel::num_warps <= 32 &&
+                    (Kernel::num_warps & (Kernel::num_warps - 1)) == 0,
+                "num_warps must be 1, 2, 4, 8, 16 or 32 (a power of two, as in Triton; "
+                "32 * num_warps threads per program)");
 }
 
 }  // namespace tp

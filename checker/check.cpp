@@ -447,7 +447,9 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
 
   if (options.gpu) {
     if (given || !gpu_enabled(spec)) {
-      report.gpu_note = "not yet on the GPU: checked in the simulator only";
+      const std::string& why = spec.not_on_gpu_because;
+      report.gpu_note = "not yet on the GPU" + (why.empty() ? std::string() : " (" + why + ")") +
+                        ": checked in the simulator only";
     } else {
       auto found = module_launchers(spec, options, backend::gpu);
       if (auto* d = std::get_if<diagnostic>(&found)) return fail(*d);

@@ -19,6 +19,14 @@ namespace tp::gpu {
 
 template <class Kernel, class... Args>
 __global__ void __launch_bounds__(32 * Kernel::num_warps) program(Kernel kernel, Args... args) {
+  // The GPU backend's layouts depend on the warps, so tl is built for one count per translation
+  // unit (TL_NUM_WARPS); a puzzle's GPU module reads it from the kernel file
+  // (cmake/compile-logged.sh).
+  static_assert(Kernel::num_warps == TL_NUM_WARPS,
+                "tl (GPU backend): this kernel's num_warps is not the warp count its GPU module "
+                "was built for (read from the kernel file's line 'static constexpr int num_warps "
+                "= N;', and 4 where the file has no such line or lines with different values): "
+                "write num_warps as one number, the same in every kernel of the file");
   kernel(args...);
 }
 
@@ -62,9 +70,6 @@ Param kernel_argument(std::size_t index, const std::vector<device_buffer>& buffe
 
 template <class Kernel>
 std::string launch(const launch_request& request) {
-  static_assert(Kernel::num_warps == tl::warps_per_program,
-                "the GPU backend runs every program with tl::warps_per_program warps for now: "
-                "set num_warps to that value");
   using params = typename call_params<decltype(&Kernel::operator())>::type;
   auto& tensors = *request.tensors;
   std::vector<device_buffer> buffers;

@@ -90,6 +90,9 @@ struct puzzle_spec {
   std::string stub_file;     // e.g. "puzzles/vector_add.hpp"
   std::string solution_file; // e.g. "solutions/vector_add.hpp"
   std::string doc_file;      // e.g. "docs/puzzles/vector-add.md"
+  // Why the GPU backend cannot run this puzzle yet ("it needs tl::dot, ..."), shown by `check
+  // --gpu`; empty for a puzzle built for the GPU (`tilepuzzles_puzzle(stem GPU)` in CMakeLists.txt).
+  std::string not_on_gpu_because;
   std::vector<std::string> size_names;   // the kernel's int parameters, in order
   std::vector<std::string> block_names;  // the kernel template's parameters, in order
   std::vector<test_case> cases;

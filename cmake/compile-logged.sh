@@ -8,9 +8,28 @@
 #   PREFIX.deps    when it succeeds, the files it read (a copy of the compiler's depfile)
 #   PREFIX.source  when it succeeds, the kernel file as it was compiled
 # Messages in English whatever the locale, so that the checker can read them.
+#
+#   sh compile-logged.sh PREFIX KERNEL_FILE --num-warps-of-kernel COMPILER ARGS...
+# does the same for a GPU module, compiled with -DTL_NUM_WARPS=N where N is the kernel file's
+# `static constexpr int num_warps = N;` (the GPU backend's layouts depend on the warps, so tl is
+# built for them: tile/config.hpp). With no such line, or lines with different values, nothing is
+# defined (4 warps), and checker/gpu_launch.cuh says at compile time what to write instead.
 prefix=$1
 kernel=$2
 shift 2
+if [ "$1" = "--num-warps-of-kernel" ]; then
+  shift
+  # Line comments are dropped first: a commented-out alternative is not the kernel's.
+  warps=$(sed 's|//.*||' "$kernel" 2>/dev/null |
+          grep -E -o 'static[[:space:]]+constexpr[[:space:]]+int[[:space:]]+num_warps[[:space:]]*=[[:space:]]*[0-9]+[[:space:]]*;' |
+          grep -E -o '[0-9]+' | sort -u)
+  compiler=$1
+  shift
+  case "$warps" in
+    ''|*[!0-9]*) set -- "$compiler" "$@" ;;
+    *) set -- "$compiler" "-DTL_NUM_WARPS=$warps" "$@" ;;
+  esac
+fi
 depfile=
 previous=
 for arg in "$@"; do

@@ -72,13 +72,18 @@ function(tilepuzzles_module stem impl backend)
     TILEPUZZLES_BINDING_HEADER="checker/bindings/${stem}.hpp"
     TILEPUZZLES_KERNEL_FILE="${kernel_file}"
     TILEPUZZLES_IMPL_${impl_upper}=1)
+  set(launcher sh ${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh ${tilepuzzles_module_dir}/${name}
+      ${kernel_file})
+  if(backend STREQUAL "gpu")
+    # tl is built for the kernel's warps per program (TL_NUM_WARPS, read from the kernel file).
+    list(APPEND launcher --num-warps-of-kernel)
+  endif()
   set_target_properties(${target} PROPERTIES
     DEFINE_SYMBOL ""
     PREFIX ""
     OUTPUT_NAME ${name}
     LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}
-    ${language}_COMPILER_LAUNCHER
-      "sh;${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh;${tilepuzzles_module_dir}/${name};${kernel_file}")
+    ${language}_COMPILER_LAUNCHER "${launcher}")
   if(backend STREQUAL "gpu")
     target_link_libraries(${target} PRIVATE tl)
     target_compile_options(${target} PRIVATE
@@ -118,6 +123,7 @@ function(tilepuzzles_puzzle stem)
   endforeach()
   if(arg_GPU)
     set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_stems ${stem})
+    set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_ids ${CMAKE_MATCH_1})
     if(TILEPUZZLES_CUDA)
       foreach(impl stub solution)
         if(NOT (TILEPUZZLES_MODULES_ONLY AND impl STREQUAL "solution"))

@@ -186,6 +186,20 @@ TEST_CASE("nvcc's errors for the GPU module are read the same way", "[compile-er
   CHECK(r.errors == 1);
 }
 
+TEST_CASE("nvcc's error for a num_warps the GPU module cannot read says what to write",
+          "[compile-errors]") {
+  // A real log: puzzles/vector_add.hpp with `num_warps = B0 >= 256 ? 8 : 4`, built as a GPU module
+  // (cmake/compile-logged.sh finds no single number, so tl is built for 4 warps).
+  const auto r = report_for("vector_add_num_warps_expression_nvcc.log", "vector_add.hpp", true);
+  CHECK(r.message.rfind("student/vector_add.hpp does not compile for the GPU", 0) == 0);
+  CHECK(line_count(r.message) <= 15);
+  CHECK_THAT(r.message, Catch::Contains("num_warps is not the warp count its GPU module was built "
+                                        "for"));
+  CHECK_THAT(r.message, Catch::Contains("write num_warps as one number"));
+  CHECK_THAT(r.message, !Catch::Contains("/project/"));
+  CHECK(r.errors == 1);
+}
+
 TEST_CASE("Output that is not a compiler's error list is shown as it is, shortly",
           "[compile-errors]") {
   tp::compile_log_context context;

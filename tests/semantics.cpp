@@ -40,7 +40,7 @@ TEST_CASE("the simulator computes NaN, signed zeros, exp, exp2, division and wra
   INFO((r.error ? r.error->message : std::string("no diagnostic")));
   REQUIRE_FALSE(r.error.has_value());
   const auto wrong = sem::mismatches(in, z, sem::math::exact);
-  for (const auto& w : wrong) INFO(w);
+  for (const auto& w : wrong) UNSCOPED_INFO(w);
   CHECK(wrong.empty());
 }
 

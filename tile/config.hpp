@@ -6,9 +6,18 @@
 // one program without breaking the one-definition rule.
 #pragma once
 
-#if defined(__CUDACC__)
+#define TL_CONCAT_(a, b) a##b
+#define TL_CONCAT(a, b) TL_CONCAT_(a, b)
+
+#if defined(__CUDACC__) || defined(TL_EMULATED_GPU)
 #define TL_BACKEND_GPU 1
-#define TL_ABI gpu
+// The warps of every program built in this translation unit: layouts are types, and each depends
+// on it. A kernel is built in the unit whose TL_NUM_WARPS is its num_warps; the inline namespace
+// (tl::gpu_w4, ...) keeps the builds for different warp counts apart in one program.
+#ifndef TL_NUM_WARPS
+#define TL_NUM_WARPS 4
+#endif
+#define TL_ABI TL_CONCAT(gpu_w, TL_NUM_WARPS)
 // Kernels run on the device only: the host never executes a program under nvcc. So does the
 // whole language: a `__host__ __device__` function that reaches a device-only operation is
 // rejected by nvcc when a kernel's expressions do not depend on its template parameters.

@@ -465,6 +465,7 @@ template <int Axis, class A>
 struct expand_expr : expr_base<expand_expr<Axis, A>> {
   using a_type = std::remove_cvref_t<A>;
   using a_shape = typename a_type::shape_type;
+  static constexpr int axis = Axis;
   static_assert(Axis >= 0 && Axis <= a_shape::rank, "tl::expand_dims: axis out of range");
   using shape_type =
       decltype(detail::expanded_shape<Axis, a_shape>(std::make_index_sequence<a_shape::rank + 1>{}));

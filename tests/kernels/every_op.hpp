@@ -3,8 +3,7 @@
 // with nvcc; the GPU parity test runs it on the GPU and compares). Each section writes its own
 // slice of z, so a missing or wrong operation shows up as a wrong slice.
 //
-// TL_EVERY_OP_WITHOUT_DOT leaves out tl::dot (not on the GPU yet); TL_EVERY_OP_ELEMENTWISE_ONLY
-// also leaves out reductions and broadcasting data tiles, for a GPU backend without layouts.
+// TL_EVERY_OP_WITHOUT_DOT leaves out tl::dot (not on the GPU yet).
 #pragma once
 
 #include <cmath>
@@ -14,9 +13,9 @@
 namespace test_kernels {
 
 // x holds B0 * B1 floats in [-2, 2); z holds EveryOp<B0, B1>::outputs floats.
-template <int B0, int B1>
+template <int B0, int B1, int Warps = 4>
 struct EveryOp {
-  static constexpr int num_warps = 4;
+  static constexpr int num_warps = Warps;
   static constexpr int slices = 16;
   static constexpr int outputs = slices * B0 * B1 + 1;
 
@@ -38,28 +37,23 @@ struct EveryOp {
     auto slice = [&](int s) { return z + s * B0 * B1 + offs; };
 
     // Elementwise operators, weak scalars, broadcasting of data and lazy tiles.
-#if !defined(TL_EVERY_OP_ELEMENTWISE_ONLY)
     tl::store(slice(0), block + row0.row() * 0.5f - x0 + blocks, in_range);
-#endif
     tl::store(slice(1), -block * 2 / 3.0f, in_range);
     tl::store(slice(2), tl::where(block > 0.0f, block, 0.0f) + tl::cast<float>(offs % 3), in_range);
-    tl::store(slice(3), tl::cast<float>((block >= 0.0f) & (offs <= 20) | (offs == 7) |
+    tl::store(slice(3), tl::cast<float>(((block >= 0.0f) & (offs <= 20)) | (offs == 7) |
                                          (offs != offs) | !(block < -1.0f) | ~(block <= 1.5f)),
               in_range);
     // Integer division and remainder truncate toward zero.
     tl::store(slice(4), tl::cast<float>((offs - 9) / 4 * 10 + (offs - 9) % 4), in_range);
     // maximum / minimum, with a data tile, a lazy tile and scalars.
-#if !defined(TL_EVERY_OP_ELEMENTWISE_ONLY)
     tl::store(slice(5), tl::maximum(block, -0.5f) + tl::minimum(0.25f, block) +
                             tl::maximum(shifted.row(), block), in_range);
-#endif
     // Math functions.
     tl::store(slice(6), tl::exp(block) + tl::exp2(block) - tl::abs(block), in_range);
     tl::store(slice(7), tl::log(tl::abs(block) + 1.0f) + tl::log2(block * block + 2.0f) +
                             tl::sqrt(tl::abs(block)) + tl::sin(block) + tl::cos(block),
               in_range);
 
-#if !defined(TL_EVERY_OP_ELEMENTWISE_ONLY)
     // Reductions along each axis, with keep_dims, over everything; rank-0 tiles as scalars.
     auto row_max = tl::max<1>(block);                         // [B0]
     auto col_sum = tl::sum<0>(block);                         // [B1]
@@ -90,14 +84,13 @@ struct EveryOp {
     }
     tl::store(slice(11), acc + running.col() + unset.col(), in_range);
     tl::store(slice(12), tl::cast<float>(counts).row() + tl::full<B0, B1>(1.0f), in_range);
-#endif
 
     // Stores: a scalar value, a single pointer, no mask; load with a data mask and `other`.
     tl::store(slice(13), 3.0f, in_range);
     tl::store(z + slices * B0 * B1, 5.0f);
     auto again = tl::load(x + offs, block > 0.0f, block);
     tl::store(slice(14), again, in_range);
-#if !defined(TL_EVERY_OP_WITHOUT_DOT) && !defined(TL_EVERY_OP_ELEMENTWISE_ONLY)
+#if !defined(TL_EVERY_OP_WITHOUT_DOT)
     // dot with and without an accumulator (only where the backend has it).
     auto a = tl::load(x + tl::arange<16>().col() * 0 + tl::arange<16>().row(),
                       tl::arange<16>().row() < n, 0.0f);

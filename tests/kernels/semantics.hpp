@@ -13,9 +13,9 @@ namespace test_kernels {
 //   [2N, 2N+R)    max<1> of a as [R, 8] [2N+R, 2N+2R) min<1> of the same rows     (R = N / 8)
 //   [3N, 4N)      exp(a)                [4N, 5N)  exp2(a)         [5N, 6N) a / b
 //   [6N, 7N)      (i + 10^9) * 2 - 2 * 10^9 - i, as float (2e9 + 2i: inside int32 at every step)
-template <int N>
+template <int N, int Warps = 4>
 struct Semantics {
-  static constexpr int num_warps = 4;
+  static constexpr int num_warps = Warps;
   static constexpr int rows = N / 8;
   static constexpr int outputs = 7 * N;
 

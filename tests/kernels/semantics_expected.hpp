@@ -68,7 +68,8 @@ inline bool close(float got, double want, double relative) {
   if (std::isnan(want)) return std::isnan(got);
   if (std::isinf(want)) return got == static_cast<float>(want);
   const double slack = 4 * std::ldexp(1.0, -149);  // a few subnormal steps
-  return std::fabs(got - want) <= relative * std::fabs(want) + slack;
+  const double bound = want == 0 ? 0 : relative * std::fabs(want);  // relative may be inf
+  return std::fabs(got - want) <= bound + slack;
 }
 
 // Every output of z that breaks the promise, described; empty when all hold.

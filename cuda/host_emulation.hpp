@@ -1,0 +1,177 @@
+// The CUDA backend on the host: the few CUDA pieces tl's GPU lowering uses (thread and block
+// indices, __syncthreads, __shfl_xor_sync, static __shared__ memory), emulated so that g++ can
+// build the very code nvcc builds and run it without a GPU. Compile with -DTL_EMULATED_GPU
+// (tile/config.hpp then picks the CUDA backend); tests/gpu_emulation.cpp runs every GPU-capable
+// solution this way, in CI, where there is no GPU.
+//
+// Each thread of a block is a fiber on the calling thread, run one after another up to the next
+// barrier: deterministic, and fast enough for the puzzles' cases. A fiber starts on its own stack
+// through ucontext; after that, switches go through _setjmp/_longjmp, which (unlike swapcontext)
+// leave the signal mask alone and so cost no system call. A barrier that not
+// every thread reaches (a thread that returned, or waits at another one) is reported, not hung:
+// that is the "no barrier reachable by only some threads" rule, checked.
+//
+// What this does not emulate: the memory model (a block runs in barrier-separated phases, so a
+// race between threads of a block goes unseen; compute-sanitizer's racecheck covers that on a
+// GPU), warp-synchronous timing, and the special instructions of tile/lanes.hpp (the portable
+// C++ path runs instead of max.NaN, ex2.approx, div.full).
+#pragma once
+
+#if !defined(TL_EMULATED_GPU)
+#error "cuda/host_emulation.hpp is for builds with TL_EMULATED_GPU"
+#endif
+
+#include <setjmp.h>
+#include <ucontext.h>
+
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#define __device__
+#define __host__
+#define __global__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...)
+// One block runs at a time, so one static array per kernel is one per block, as on a GPU.
+#define __shared__ static
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+namespace tl::emulation {
+
+struct block;
+
+// The thread being run, and its block.
+inline thread_local block* current_block = nullptr;
+inline thread_local dim3 current_thread{};
+
+struct block {
+  dim3 index, grid;
+  int threads = 0;
+  std::vector<ucontext_t> fibers;
+  struct jump {
+    jmp_buf at;
+  };
+  std::vector<jump> resume;  // where each started fiber continues
+  std::vector<bool> started;
+  ucontext_t scheduler{};
+  jmp_buf back{};  // where the scheduler continues
+  std::vector<int> state;  // 0 running or ready, 1 at a barrier, 2 finished
+  std::vector<unsigned long long> exchange[2];  // shuffle slots, used alternately
+  int exchange_round = 0;
+  std::function<void()> body;
+  std::string error;
+  int running = -1;
+  int cursor = 0;
+
+  static constexpr std::size_t stack_bytes = 256 * 1024;
+
+  static void entry(unsigned hi, unsigned lo) {
+    auto* self = reinterpret_cast<block*>((static_cast<unsigned long long>(hi) << 32) | lo);
+    self->body();
+    self->state[self->running] = 2;
+    _longjmp(self->back, 1);
+  }
+
+  // Runs `body` once per thread; returns what went wrong, or nothing.
+  std::string run(dim3 block_index, dim3 grid_size, int thread_count, std::function<void()> fn) {
+    index = block_index;
+    grid = grid_size;
+    threads = thread_count;
+    body = std::move(fn);
+    fibers.assign(threads, ucontext_t{});
+    resume.resize(threads);
+    started.assign(threads, false);
+    state.assign(threads, 0);
+    exchange[0].assign(threads, 0);
+    exchange[1].assign(threads, 0);
+    exchange_round = 0;
+    // Stacks are kept for the next block: allocating and touching them again is the slow part.
+    static thread_local std::vector<std::unique_ptr<char[]>> stacks;
+    while (static_cast<int>(stacks.size()) < threads) stacks.emplace_back(new char[stack_bytes]);
+    const auto self = reinterpret_cast<unsigned long long>(this);
+    for (int t = 0; t < threads; ++t) {
+      getcontext(&fibers[t]);
+      fibers[t].uc_stack.ss_sp = stacks[t].get();
+      fibers[t].uc_stack.ss_size = stack_bytes;
+      fibers[t].uc_link = nullptr;
+      makecontext(&fibers[t], reinterpret_cast<void (*)()>(&entry), 2,
+                  static_cast<unsigned>(self >> 32), static_cast<unsigned>(self & 0xffffffffu));
+    }
+    block* outer = current_block;
+    current_block = this;
+    // Phases: every thread runs until its next barrier or its end.
+    for (;;) {
+      // The cursor is a member: the scheduler's locals do not survive a _longjmp back here.
+      for (cursor = 0; cursor < threads;) {
+        const int t = cursor++;
+        if (state[t] != 0) continue;
+        running = t;
+        current_thread = dim3{static_cast<unsigned>(t), 0, 0};
+        if (_setjmp(back) == 0) {
+          if (started[t]) _longjmp(resume[t].at, 1);
+          started[t] = true;
+          swapcontext(&scheduler, &fibers[t]);
+        }
+      }
+      int at_barrier = 0, finished = 0;
+      for (int s : state) (s == 1 ? at_barrier : finished) += s != 0;
+      if (finished == threads) break;
+      if (at_barrier != threads) {
+        error = "a barrier was reached by " + std::to_string(at_barrier) + " of the block's " +
+                std::to_string(threads) + " threads; the others returned";
+        break;
+      }
+      for (int& s : state) s = 0;
+    }
+    current_block = outer;
+    running = -1;
+    return error;
+  }
+
+  void barrier() {
+    const int me = running;
+    state[me] = 1;
+    if (_setjmp(resume[me].at) == 0) _longjmp(back, 1);
+  }
+};
+
+inline block& this_block() {
+  if (!current_block) throw std::logic_error("tl emulation: GPU code ran outside a block");
+  return *current_block;
+}
+
+}  // namespace tl::emulation
+
+#define threadIdx (::tl::emulation::current_thread)
+#define blockIdx (::tl::emulation::this_block().index)
+#define gridDim (::tl::emulation::this_block().grid)
+
+inline void __syncthreads() { tl::emulation::this_block().barrier(); }
+
+// Every thread of a block calls each shuffle (kernel code is uniform), so a block-wide exchange
+// at a barrier is a warp's. Two sets of slots, used in turn: a thread writes the next shuffle's
+// slot only after every thread passed this shuffle's barrier, and read this one's.
+template <class T>
+T __shfl_xor_sync(unsigned, T value, int lane_mask) {
+  static_assert(sizeof(T) <= sizeof(unsigned long long), "tl emulation: shuffle of a large type");
+  auto& b = tl::emulation::this_block();
+  const int me = b.running;
+  auto& slots = b.exchange[b.exchange_round];
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  slots[me] = bits;
+  b.barrier();
+  if (me == 0) b.exchange_round ^= 1;  // thread 0 runs first in every phase
+  const int partner = (me & ~31) | ((me & 31) ^ lane_mask);
+  bits = slots[partner];
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}

@@ -1,0 +1,151 @@
+// A data tile on the GPU: a fixed number of registers per thread, sized at compile time from the
+// tile's layout, and the positions of the elements those registers hold.
+//
+// Positions split into a per-thread part, computed once from threadIdx (the lane and warp bits
+// of the layout), and a per-register part known at compile time: an element's coordinate along
+// an axis is thread_coords.c[axis] + register_coords<K>.c[axis], with no carries since the two
+// parts set different bits. Every loop over a thread's registers is unrolled at compile time
+// (static_for), so register K is always a constant and the arrays stay in registers.
+#pragma once
+
+#include "cuda/runtime.cuh"
+
+#include <type_traits>
+#include <utility>
+
+#include "cuda/layout.cuh"
+#include "tile/config.hpp"
+#include "tile/shape.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+namespace cuda {
+
+inline constexpr int num_warps = TL_NUM_WARPS;
+static_assert(num_warps >= 1 && num_warps <= 32 && (num_warps & (num_warps - 1)) == 0,
+              "tl (GPU backend): num_warps must be 1, 2, 4, 8, 16 or 32");
+inline constexpr int warp_bits = layouts::log2_exact(num_warps);
+inline constexpr int threads = 32 * num_warps;
+
+// Registers one tile may take in each thread. A thread has 255; a kernel holds several tiles.
+inline constexpr int max_registers_per_tile = 128;
+
+// A compile-time value as a type, so that unrolled lambdas read it as a constant instead of
+// capturing (and so materializing) a local copy.
+template <auto V>
+struct constant {
+  static constexpr auto value = V;
+};
+
+// Calls f(std::integral_constant<int, K>{}) for K = 0 .. N-1, unrolled at compile time.
+template <int N, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (f(std::integral_constant<int, K>{}), ...);
+  }(std::make_integer_sequence<int, N>{});
+}
+
+template <class S>
+constexpr layouts::bit_shape<S::rank> bits_of() {
+  layouts::bit_shape<S::rank> b;
+  for (int a = 0; a < S::rank; ++a) b.log2_dims[a] = layouts::log2_exact(S::dim(a));
+  return b;
+}
+
+// The bits of S as a static constant: usable inside the unrolled lambdas below without
+// capturing (and so materializing) a local copy.
+template <class S>
+struct shape_bits {
+  static constexpr layouts::bit_shape<S::rank> value = bits_of<S>();
+  template <int Axis>
+  static constexpr int low = value.low_bit(Axis);
+  template <int Axis>
+  static constexpr int mask = (1 << value.log2_dims[Axis]) - 1;
+};
+
+template <class S>
+using blocked_layout = layouts::layout<layouts::blocked(bits_of<S>(), warp_bits)>;
+template <class S>
+using declared_layout = layouts::layout<layouts::declared(bits_of<S>(), warp_bits)>;
+
+// A tile's registers in one thread.
+template <class T, class S, class L>
+struct registers {
+  static_assert(L::value.out_bits == bits_of<S>().total(),
+                "tl (GPU backend): internal error: a layout for another shape");
+  static_assert(L::registers <= max_registers_per_tile,
+                "tl (GPU backend): this tile needs more than 128 registers in every thread (its "
+                "elements divided by 32 * num_warps threads, more where a layout repeats them). "
+                "Raise the kernel's num_warps, or use smaller blocks.");
+  T regs[L::registers];
+};
+
+__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) & 31; }
+__device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) >> 5; }
+
+// The flat-index bits this thread's lane and warp contribute in layout L.
+template <class L>
+__device__ __forceinline__ int thread_flat() {
+  const int lane = lane_id(), warp = warp_id();
+  int flat = 0;
+  static_for<layouts::lane_bits>([&](auto i) {
+    constexpr int bit = decltype(i)::value, out = L::value.lane[bit];
+    if constexpr (out >= 0) flat |= ((lane >> bit) & 1) << out;
+  });
+  static_for<warp_bits>([&](auto i) {
+    constexpr int bit = decltype(i)::value, out = L::value.warp[bit];
+    if constexpr (out >= 0) flat |= ((warp >> bit) & 1) << out;
+  });
+  return flat;
+}
+
+// Whether this thread holds the first copy of its elements (all replicated lane and warp bits
+// clear): the one that writes them out, to memory or to shared memory.
+template <class L>
+__device__ __forceinline__ bool holds_first_copy() {
+  constexpr unsigned lanes = L::value.replicated_lanes(), warps = L::value.replicated_warps();
+  return (static_cast<unsigned>(lane_id()) & lanes) == 0 &&
+         (static_cast<unsigned>(warp_id()) & warps) == 0;
+}
+
+// Coordinates of a flat index in S.
+template <class S>
+__device__ __forceinline__ pos<S::rank> coords_of(int flat, int slot) {
+  pos<S::rank> p{};
+  p.slot = slot;
+  static_for<S::rank>([&](auto a) {
+    constexpr int axis = decltype(a)::value;
+    p.c[axis] = (flat >> shape_bits<S>::template low<axis>) & shape_bits<S>::template mask<axis>;
+  });
+  return p;
+}
+
+// The per-thread part of every position in layout L.
+template <class S, class L>
+__device__ __forceinline__ pos<S::rank> thread_coords() {
+  return coords_of<S>(thread_flat<L>(), -1);
+}
+
+// The position of register K of this thread, given its per-thread part.
+template <class S, class L, int K>
+__device__ __forceinline__ pos<S::rank> position(const pos<S::rank>& thread) {
+  pos<S::rank> p = thread;
+  p.slot = K;
+  static_for<S::rank>([&](auto a) {
+    constexpr int axis = decltype(a)::value;
+    constexpr int part = static_cast<int>((L::value.register_bits_of(K) >> shape_bits<S>::template low<axis>) &
+                                          shape_bits<S>::template mask<axis>);
+    p.c[axis] += part;
+  });
+  return p;
+}
+
+// The flat index of register K of this thread.
+template <class L, int K>
+__device__ __forceinline__ int flat_of(int thread_flat_bits) {
+  return thread_flat_bits | static_cast<int>(L::value.register_bits_of(K));
+}
+
+}  // namespace cuda
+}  // namespace TL_ABI
+}  // namespace tl

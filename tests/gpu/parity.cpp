@@ -1,0 +1,246 @@
+// GPU parity: the GPU backend computes what the simulator and the references compute. Built
+// twice (tests/CMakeLists.txt): against the GPU (label `gpu`; without a GPU the executable says
+// why and ctest reports it skipped) and against the host emulation of the same backend
+// (cuda/host_emulation.hpp), which runs everywhere, CI included.
+//
+// For every puzzle built for the GPU: every case and block size of the solution matches the
+// reference within the puzzle's tolerance, with outputs poisoned (NaN) before each launch so that
+// an element left unwritten fails; the same with every warp count from 1 to 32; a kernel that
+// stores nothing fails. For the test kernels (tests/gpu/test_kernels.hpp): the same outputs as
+// the simulator, and the semantics docs/tl.md promises.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "checker/check.hpp"
+#include "checker/registry.hpp"
+#include "checker/sim_launch.hpp"
+#include "tests/gpu/kernel_table.hpp"
+#include "tests/gpu/test_kernels.hpp"
+#include "tests/kernels/semantics_expected.hpp"
+
+#ifndef TILEPUZZLES_UNDER_TEST
+#error "define TILEPUZZLES_UNDER_TEST (\"the GPU\" or \"the GPU's host emulation\")"
+#endif
+
+namespace {
+
+using tp::gpu_tests::kernels_under_test;
+namespace sem = test_kernels::semantics;
+
+const char* const under_test = TILEPUZZLES_UNDER_TEST;
+
+#ifdef TILEPUZZLES_EMULATED
+constexpr sem::math gpu_math = sem::math::exact;  // the emulation runs the portable C++ math
+#else
+constexpr sem::math gpu_math = sem::math::gpu;
+#endif
+
+// Runs one case of a puzzle through a launcher; the problem found, or empty.
+std::string run_case(const tp::puzzle_spec& spec, std::size_t c, const std::vector<int>& blocks,
+                     tp::gpu_tests::launcher launch, std::vector<tp::tensor>* outputs = nullptr) {
+  const auto data = tp::make_case(spec, spec.cases[c], 0, c);
+  auto tensors = data.tensors;
+  for (auto& t : tensors)
+    if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
+  tp::launch_request request;
+  request.grid = spec.grid(spec.cases[c], blocks);
+  request.tensors = &tensors;
+  request.sizes = spec.cases[c];
+  const std::string where = std::string("on ") + under_test + ", case " +
+                            tp::case_label(spec, spec.cases[c], blocks, "");
+  const std::string error = launch(request);
+  if (outputs) *outputs = tensors;
+  if (!error.empty()) return where + ": " + error;
+  if (auto d = tp::compare_outputs(spec, tensors, data.expected, where)) return d->message;
+  return {};
+}
+
+const tp::puzzle_spec& spec_of(const std::string& id) {
+  const auto* spec = tp::find_puzzle(id);
+  if (!spec) throw std::logic_error("no puzzle " + id);
+  return *spec;
+}
+
+// The tensors of a test kernel: inputs filled with seeded values in [-2, 2) (-2 to 2 with a few
+// exact zeros), outputs sized.
+struct test_setup {
+  std::vector<tp::tensor> tensors;
+  std::vector<int> sizes;
+};
+
+std::vector<float> seeded(std::size_t n, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> value(-2.0f, 2.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = value(random);
+  for (std::size_t i = 0; i < n; i += 7) v[i] = 0.0f;
+  return v;
+}
+
+template <class Kernel>
+test_setup setup_for(const std::string& name) {
+  test_setup s;
+  auto add = [&](const char* tensor, std::vector<float> values, bool output) {
+    s.tensors.push_back({tensor, {static_cast<long long>(values.size())}, std::move(values), output});
+  };
+  (void)name;
+  if constexpr (requires { Kernel::slices; Kernel::outputs; } && !requires { Kernel::tile; }) {
+    constexpr int n = (Kernel::outputs - 1) / Kernel::slices;
+    add("x", seeded(n, 1), false);
+    add("z", std::vector<float>(Kernel::outputs), true);
+    s.sizes = {n};
+  } else if constexpr (requires { Kernel::rows; }) {
+    const auto in = sem::make_inputs();
+    add("a", in.a, false);
+    add("b", in.b, false);
+    add("z", std::vector<float>(Kernel::outputs), true);
+    s.sizes = {sem::N};
+  } else {
+    add("x", seeded(Kernel::tile, 2), false);
+    add("y", seeded(Kernel::tile, 3), false);
+    add("z", std::vector<float>(Kernel::outputs), true);
+    s.sizes = {Kernel::tile};
+  }
+  return s;
+}
+
+bool close(float got, float want) {
+  if (std::isnan(want)) return std::isnan(got);
+  return std::fabs(got - want) <= 1e-5f * std::fabs(want) + 1e-5f;
+}
+
+// Runs a test kernel in the simulator and on the backend under test; the elements that differ.
+template <class Kernel>
+std::vector<std::string> compare_with_simulator(const std::string& name,
+                                                std::vector<float>* gpu_z = nullptr) {
+  auto sim = setup_for<Kernel>(name);
+  auto gpu = sim;
+  tp::launch_request request;
+  request.tensors = &sim.tensors;
+  request.sizes = sim.sizes;
+  const auto run = tp::sim_launch<Kernel>(request, {});
+  if (run.result.error) return {"the simulator: " + run.result.error->message};
+  const auto& table = kernels_under_test().tests;
+  const auto it = table.find(name);
+  if (it == table.end()) return {"no kernel " + name + " on " + under_test};
+  request.tensors = &gpu.tensors;
+  if (auto error = it->second(request); !error.empty()) return {error};
+  std::vector<std::string> wrong;
+  const auto& want = sim.tensors.back().values;
+  const auto& got = gpu.tensors.back().values;
+  for (std::size_t i = 0; i < want.size() && wrong.size() < 8; ++i)
+    if (!close(got[i], want[i])) {
+      std::ostringstream s;
+      s << name << ": z[" << i << "] is " << got[i] << " on " << under_test << ", "
+        << want[i] << " in the simulator";
+      wrong.push_back(s.str());
+    }
+  if (gpu_z) *gpu_z = got;
+  return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("every GPU-capable puzzle's solution matches the reference, every case and block size",
+          "[gpu]") {
+  int runs = 0;
+  for (const auto& [key, launch] : kernels_under_test().solutions) {
+    const auto& [id, blocks] = key;
+    const auto& spec = spec_of(id);
+    for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+      if (!spec.runs(spec.cases[c], blocks)) continue;
+      const std::string problem = run_case(spec, c, blocks, launch);
+      INFO(problem);
+      CHECK(problem.empty());
+      ++runs;
+    }
+  }
+  CHECK(runs >= 13 * 2 * 2);  // thirteen puzzles, two block sizes, two or more cases each
+}
+
+TEST_CASE("the solutions give the same results with every number of warps from 1 to 32",
+          "[gpu][warps]") {
+  std::set<int> warp_counts;
+  for (const auto& [key, launch] : kernels_under_test().solutions_by_warps) {
+    const auto& [id, blocks, warps] = key;
+    const auto& spec = spec_of(id);
+    warp_counts.insert(warps);
+    for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+      if (!spec.runs(spec.cases[c], blocks)) continue;
+      const std::string problem = run_case(spec, c, blocks, launch);
+      INFO(warps << " warps: " << problem);
+      CHECK(problem.empty());
+    }
+  }
+  CHECK(warp_counts == std::set<int>{1, 2, 4, 8, 16, 32});
+}
+
+TEST_CASE("a kernel that stores nothing, as the shipped stubs do, leaves its outputs poisoned, "
+          "which is reported",
+          "[gpu]") {
+  int runs = 0;
+  for (const auto& [key, launch] : kernels_under_test().storing_nothing) {
+    const auto& [id, blocks] = key;
+    const auto& spec = spec_of(id);
+    std::size_t c = 0;
+    while (c + 1 < spec.cases.size() && !spec.runs(spec.cases[c], blocks)) ++c;
+    const std::string problem = run_case(spec, c, blocks, launch);
+    INFO(id << ": " << problem);
+    CHECK_THAT(problem, Catch::Contains("NaN"));  // poisoned outputs are reported, not passed
+    ++runs;
+  }
+  CHECK(runs >= 13 * 2);
+}
+
+TEST_CASE("the puzzles built for the GPU are every puzzle CMakeLists.txt marks GPU", "[gpu]") {
+  std::set<std::string> tested;
+  for (const auto& [key, launch] : kernels_under_test().solutions) tested.insert(std::get<0>(key));
+  std::set<std::string> marked;
+  std::istringstream list(TILEPUZZLES_GPU_IDS);
+  for (std::string id; std::getline(list, id, ',');) marked.insert(id);
+  CHECK(tested == marked);
+  for (const auto* spec : tp::all_puzzles()) {
+    INFO(spec->id);
+    CHECK(marked.count(spec->id) == (spec->not_on_gpu_because.empty() ? 1u : 0u));
+  }
+}
+
+TEST_CASE("kernels that use every tl operation and every layout conversion give the simulator's "
+          "results",
+          "[gpu][layouts]") {
+  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+    if (std::string(name).rfind("semantics", 0) == 0) return;
+    const auto wrong = compare_with_simulator<Kernel>(name);
+    for (const auto& w : wrong) UNSCOPED_INFO(w);
+    INFO(name);
+    CHECK(wrong.empty());
+  });
+}
+
+TEST_CASE("NaN, signed zeros, exp, exp2, division and wrapped integers follow docs/tl.md",
+          "[gpu][semantics]") {
+  const auto in = sem::make_inputs();
+  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+    if (std::string(name).rfind("semantics", 0) != 0) return;
+    auto setup = setup_for<Kernel>(name);
+    tp::launch_request request;
+    request.tensors = &setup.tensors;
+    request.sizes = setup.sizes;
+    const auto launch = kernels_under_test().tests.at(name);
+    const std::string error = launch(request);
+    INFO(error);
+    REQUIRE(error.empty());
+    const auto wrong = sem::mismatches(in, setup.tensors.back().values, gpu_math);
+    for (const auto& w : wrong) UNSCOPED_INFO(w);
+    INFO(name);
+    CHECK(wrong.empty());
+  });
+}

@@ -1,0 +1,46 @@
+// The kernels the GPU tests run besides the puzzles', by name: every operation of docs/tl.md,
+// the semantics cases and the layout conversions, each with 1, 2, 4 or 8 warps. The simulator
+// side (tests/gpu/parity.cpp) and the GPU side (tests/gpu/kernels.inc) use the same list.
+#pragma once
+
+#define TL_EVERY_OP_WITHOUT_DOT
+#include "tests/kernels/every_op.hpp"
+#include "tests/kernels/layouts.hpp"
+#include "tests/kernels/semantics.hpp"
+
+namespace tp::gpu_tests {
+
+// A kernel run with another number of warps than it declares: the puzzles' solutions say 4, and
+// the tests run them with every count from 1 to 32.
+template <class Kernel, int Warps>
+struct with_warps : Kernel {
+  static constexpr int num_warps = Warps;
+};
+
+// A kernel with a puzzle's signature that stores nothing, as the shipped stubs do: its outputs
+// stay poisoned, and the parity test must report them (the twin of the solutions passing).
+template <class Signature, int Warps>
+struct stores_nothing;
+template <class... Params, int Warps>
+struct stores_nothing<void(Params...), Warps> {
+  static constexpr int num_warps = Warps;
+  TL_KERNEL void operator()(Params...) const {}
+};
+
+// Calls f.template operator()<Kernel>(name) for each test kernel.
+template <class F>
+void for_each_test_kernel(F&& f) {
+  f.template operator()<test_kernels::EveryOp<4, 8, 4>>("every_op<4, 8>, 4 warps");
+  f.template operator()<test_kernels::EveryOp<1, 64, 1>>("every_op<1, 64>, 1 warp");
+  f.template operator()<test_kernels::EveryOp<16, 32, 8>>("every_op<16, 32>, 8 warps");
+  f.template operator()<test_kernels::Semantics<64, 4>>("semantics, 4 warps");
+  f.template operator()<test_kernels::Semantics<64, 1>>("semantics, 1 warp");
+  f.template operator()<test_kernels::Layouts<4, 8, 4>>("layouts<4, 8>, 4 warps");
+  f.template operator()<test_kernels::Layouts<1, 128, 1>>("layouts<1, 128>, 1 warp");
+  f.template operator()<test_kernels::Layouts<16, 32, 4>>("layouts<16, 32>, 4 warps");
+  f.template operator()<test_kernels::Layouts<32, 16, 8>>("layouts<32, 16>, 8 warps");
+  f.template operator()<test_kernels::Layouts<64, 32, 8>>("layouts<64, 32>, 8 warps");
+  f.template operator()<test_kernels::Layouts<8, 256, 2>>("layouts<8, 256>, 2 warps");
+}
+
+}  // namespace tp::gpu_tests
