@@ -1,9 +1,12 @@
 #include "checker/check.hpp"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <sstream>
 #include <variant>
+
+#include <Eigen/Core>
 
 #include "checker/gpu.hpp"
 
@@ -21,22 +24,33 @@ const tl::sim::buffer& run_facts::buffer(const std::string& name) const {
 }
 
 std::string case_label(const puzzle_spec& spec, const std::vector<int>& sizes,
-                       const std::vector<int>& blocks, const std::string& order) {
+                       const std::vector<int>& blocks, const std::string& order, dtype element) {
   std::ostringstream s;
   for (std::size_t i = 0; i < sizes.size() && i < spec.size_names.size(); ++i)
     s << (i ? ", " : "") << spec.size_names[i] << "=" << sizes[i];
   for (std::size_t i = 0; i < blocks.size() && i < spec.block_names.size(); ++i)
     s << ", " << spec.block_names[i] << "=" << blocks[i];
+  if (element != dtype::float32) s << ", " << dtype_name(element);
   if (!order.empty()) s << ", order " << order;
   return s.str();
 }
 
 std::string puzzle_report::case_label() const {
-  return spec ? tp::case_label(*spec, sizes, blocks, order) : std::string();
+  return spec ? tp::case_label(*spec, sizes, blocks, order, dtype) : std::string();
 }
 
+namespace {
+// A float tensor's values rounded to its dtype, so that the reference sees what the kernel sees.
+void round_to_dtype(tensor& x) {
+  for (float& v : x.values) {
+    if (x.dtype == dtype::float16) v = static_cast<float>(Eigen::half(v));
+    else if (x.dtype == dtype::bfloat16) v = static_cast<float>(Eigen::bfloat16(v));
+  }
+}
+}  // namespace
+
 case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uint64_t seed,
-                    std::size_t case_index) {
+                    std::size_t case_index, dtype kernel_dtype) {
   case_data data;
   for (std::size_t t = 0; t < spec.tensors.size(); ++t) {
     const auto& ts = spec.tensors[t];
@@ -44,13 +58,21 @@ case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uin
     x.name = ts.name;
     x.output = ts.output;
     x.shape = ts.shape(the_case.sizes);
-    x.values.assign(static_cast<std::size_t>(x.count()), 0.0f);
+    x.dtype = ts.dtype.value_or(kernel_dtype);
+    const auto count = static_cast<std::size_t>(x.count());
     rng random(mix_seed(seed, case_index, t));
-    if (ts.output) {
-    } else if (const case_fill* fill = the_case.fill_for(ts.name)) {
-      (*fill)(x.values, x.shape, random);
-    } else if (ts.fill) {
-      ts.fill(x.values, random);
+    if (x.dtype == dtype::int32) {
+      x.ints.assign(count, 0);
+      if (!ts.output && ts.fill_ints) ts.fill_ints(x.ints, random);
+    } else {
+      x.values.assign(count, 0.0f);
+      if (ts.output) {
+      } else if (const case_fill* fill = the_case.fill_for(ts.name)) {
+        (*fill)(x.values, x.shape, random);
+      } else if (ts.fill) {
+        ts.fill(x.values, random);
+      }
+      round_to_dtype(x);
     }
     data.tensors.push_back(std::move(x));
   }
@@ -102,7 +124,7 @@ std::string wrong_map(const tensor& t, const std::vector<bool>& wrong) {
 std::pair<int, long long> first_nonfinite(const std::vector<tensor>& got,
                                           const std::vector<tensor>& expected) {
   for (std::size_t t = 0; t < got.size(); ++t) {
-    if (!got[t].output) continue;
+    if (!got[t].output || got[t].dtype == dtype::int32) continue;
     for (long long i = 0; i < got[t].count(); ++i)
       if (!std::isfinite(got[t].values[i]) && std::isfinite(expected[t].values[i]))
         return {static_cast<int>(t), i};
@@ -119,11 +141,17 @@ std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::ve
     const tensor& y = got[t];
     const tensor& r = expected[t];
     const long long n = y.count();
+    double rtol = spec.rtol, atol = spec.atol;
+    for (const auto& tol : spec.tolerances)
+      if (tol.dtype == y.dtype) rtol = tol.rtol, atol = tol.atol;
+    const bool ints = y.dtype == dtype::int32;
+    auto got_at = [&](long long i) -> double { return ints ? y.ints[i] : y.values[i]; };
+    auto expected_at = [&](long long i) -> double { return ints ? r.ints[i] : r.values[i]; };
     std::vector<bool> wrong(n, false);
     long long wrong_count = 0, nonfinite = 0, first_nonfinite = -1;
     std::vector<std::pair<double, long long>> worst;
     for (long long i = 0; i < n; ++i) {
-      const double yi = y.values[i], ri = r.values[i];
+      const double yi = got_at(i), ri = expected_at(i);
       if (!std::isfinite(yi) && std::isfinite(ri)) {
         if (first_nonfinite < 0) first_nonfinite = i;
         ++nonfinite;
@@ -132,7 +160,7 @@ std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::ve
         continue;
       }
       const double err = std::abs(yi - ri);
-      if (!(err <= spec.atol + spec.rtol * std::abs(ri)) && !(yi == ri)) {
+      if (!(err <= atol + rtol * std::abs(ri)) && !(yi == ri)) {
         wrong[i] = true;
         ++wrong_count;
         worst.emplace_back(err, i);
@@ -146,8 +174,8 @@ std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::ve
       d.kind = kind::nan_inf;
       s << "nan-inf: " << where << ": " << nonfinite << " of " << n << " elements of " << y.name
         << " are NaN or infinite where the reference is finite; the first is " << y.name
-        << coords_of(y, first_nonfinite) << " = " << y.values[first_nonfinite] << " (expected "
-        << r.values[first_nonfinite] << ").\n";
+        << coords_of(y, first_nonfinite) << " = " << got_at(first_nonfinite) << " (expected "
+        << expected_at(first_nonfinite) << ").\n";
       if (!nonfinite_cause.empty())
         s << nonfinite_cause << "\n";
       else
@@ -157,12 +185,12 @@ std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::ve
       d.kind = kind::wrong_result;
       std::sort(worst.begin(), worst.end(), std::greater<>());
       s << "wrong-result: " << where << ": " << wrong_count << " of " << n << " elements of "
-        << y.name << " differ from the reference (rtol " << spec.rtol << ", atol " << spec.atol
-        << "). The worst:\n";
+        << y.name << " differ from the reference (" << dtype_name(y.dtype) << ", rtol " << rtol
+        << ", atol " << atol << "). The worst:\n";
       for (std::size_t k = 0; k < worst.size() && k < 5; ++k) {
         const long long i = worst[k].second;
-        s << "    " << y.name << coords_of(y, i) << ": yours " << y.values[i] << ", expected "
-          << r.values[i] << "\n";
+        s << "    " << y.name << coords_of(y, i) << ": yours " << got_at(i) << ", expected "
+          << expected_at(i) << "\n";
       }
     }
     s << wrong_map(y, wrong);
@@ -221,8 +249,9 @@ activity activity_in_cases(const kernel_entry& kernel, sim_launcher launcher,
     auto tensors = cases[c].tensors;
     if (options.on_case) {
       const std::string order = tl::sim::order_name(launch.order);
-      options.on_case({"case " + case_label(spec, spec.cases[c].sizes, kernel.blocks, order), c,
-                       &spec.cases[c].sizes, &kernel.blocks, order});
+      options.on_case({"case " + case_label(spec, spec.cases[c].sizes, kernel.blocks, order,
+                                            kernel.dtype),
+                       c, &spec.cases[c].sizes, &kernel.blocks, order});
     }
     const sim_outcome run = launcher(request_for(spec, c, kernel, tensors), launch);
     if (run.result.error || total_stores(run) > 0) return {true, true};
@@ -363,6 +392,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
     report.order = std::move(order);
     report.case_index = static_cast<int>(c);
     report.case_catches = spec.cases[c].catches;
+    report.dtype = kernel.dtype;
   };
 
   const bool given = launchers_given(spec, options.which);
@@ -378,12 +408,19 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       launchers.push_back(reinterpret_cast<sim_launcher>(l));
   }
 
-  std::vector<case_data> cases;
-  for (std::size_t c = 0; c < spec.cases.size(); ++c)
-    cases.push_back(make_case(spec, spec.cases[c], options.seed, c));
+  // The cases' inputs and expected outputs, once per dtype the kernels are instantiated with.
+  std::map<dtype, std::vector<case_data>> cases_by_dtype;
+  auto cases_for = [&](const kernel_entry& kernel) -> const std::vector<case_data>& {
+    auto& cases = cases_by_dtype[kernel.dtype];
+    if (cases.empty())
+      for (std::size_t c = 0; c < spec.cases.size(); ++c)
+        cases.push_back(make_case(spec, spec.cases[c], options.seed, c, kernel.dtype));
+    return cases;
+  };
 
   for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
     const kernel_entry& kernel = spec.kernels[k];
+    const std::vector<case_data>& cases = cases_for(kernel);
     for (std::size_t c = 0; c < spec.cases.size(); ++c) {
       if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
       for (auto order : options.orders) {
@@ -420,6 +457,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             auto again = cases[c].tensors;
             tl::sim::launch_options traced = launch;
             traced.trace_nonfinite = true;
+            traced.lane_by_lane = true;  // the bulk paths do not trace
             traced.trace_program = run.buffers[t].shadow[at].writer;
             const sim_outcome rerun = launchers[k](request_for(spec, c, kernel, again), traced);
             const bool nan = std::isnan(tensors[t].values[at]);
@@ -456,6 +494,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       const auto& gpu_launchers = std::get<std::vector<void (*)()>>(found);
       for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
         const kernel_entry& kernel = spec.kernels[k];
+        const std::vector<case_data>& cases = cases_for(kernel);
         const auto launcher = reinterpret_cast<gpu::launcher>(gpu_launchers[k]);
         for (std::size_t c = 0; c < spec.cases.size(); ++c) {
           if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;

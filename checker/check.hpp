@@ -57,6 +57,7 @@ struct puzzle_report {
   // The case the report is about: the failing one, or the last one checked.
   std::vector<int> sizes;
   std::vector<int> blocks;
+  tp::dtype dtype = tp::dtype::float32;  // the kernel entry's element type
   std::string order;
   std::uint64_t seed = 0;
   int case_index = -1;       // in spec->cases; -1 when no case ran
@@ -73,16 +74,19 @@ struct puzzle_report {
 puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options);
 
 // "N0=5, T=34, B0=4, B1=64, order reverse" (the order left out when empty).
+// A kernel entry's dtype other than float32 is named after the block sizes: "..., D=64, float16".
 std::string case_label(const puzzle_spec& spec, const std::vector<int>& sizes,
-                       const std::vector<int>& blocks, const std::string& order);
+                       const std::vector<int>& blocks, const std::string& order,
+                       dtype element = dtype::float32);
 
 // The inputs and expected outputs of one case, as the checker generates them.
 struct case_data {
   std::vector<tensor> tensors;   // inputs filled, outputs sized
   std::vector<tensor> expected;  // the reference's outputs (same order as tensors; inputs too)
 };
+// Tensors without a dtype of their own take `kernel_dtype` (a kernel_entry's).
 case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uint64_t seed,
-                    std::size_t case_index);
+                    std::size_t case_index, dtype kernel_dtype = dtype::float32);
 
 // Compares outputs with the reference: a nan-inf or wrong-result diagnostic, or nothing.
 // `nonfinite_cause`, when known (from a traced rerun), replaces nan-inf's general advice.

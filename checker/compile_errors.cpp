@@ -427,9 +427,8 @@ std::string hint_for(const error_event& e, const std::string& message, const std
     return "C++ has no keyword arguments: pass them in order, tl::load(pointer, mask, other) "
            "and tl::store(pointer, value, mask); tl.sum(x, axis=1) is tl::sum<1>(x).";
   if (contains(message, "operator<<") && contains(all, "ostream"))
-    return "a tile cannot be printed (tl has no device_print). The checker shows the output "
-           "elements that are wrong; to see an intermediate value, store it to the output for a "
-           "moment.";
+    return "a tile cannot be printed with <<: write tl::print(\"acc\", acc) instead, and run "
+           "`tilepuzzles show N` to see what it prints (the simulator only).";
   if (contains(message, "operator&&") || contains(message, "operator||") ||
       contains(message, "operator!'") || contains(code, "&&") || contains(code, "||"))
     if (contains(all, "tl::") || contains(message, "tile"))
@@ -457,6 +456,7 @@ std::string hint_for(const error_event& e, const std::string& message, const std
            "choose lane by lane with tl::where(condition, a, b), or put the condition in the "
            "load's or store's mask.";
   if (contains(message, "does not broadcast to this tile's shape") || contains(message, "acc must be") ||
+      contains(message, "the expression's dtype differs") ||
       (contains(message, "tl::tile<") &&
        (contains(message, "conversion from") || contains(message, "cannot convert") ||
         contains(message, "no match for 'operator='") || contains(message, "no matching function for call to 'tl::tile"))))

@@ -3,10 +3,25 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tp {
+
+// The element type of a tensor. float32, float16 and bfloat16 tensors keep their values in
+// `tensor::values` as floats (a float16 or bfloat16 value is exactly a float); int32 tensors in
+// `tensor::ints`. The launchers hand the kernel the dtype's own bits.
+enum class dtype { float32, float16, bfloat16, int32 };
+
+inline const char* dtype_name(dtype d) {
+  switch (d) {
+    case dtype::float16: return "float16";
+    case dtype::bfloat16: return "bfloat16";
+    case dtype::int32: return "int32";
+    default: return "float32";
+  }
+}
 
 // Whose kernel runs: the learner's stub (puzzles/) or the reference solution (solutions/).
 enum class impl { stub, solution };
@@ -14,8 +29,10 @@ enum class impl { stub, solution };
 struct tensor {
   std::string name;
   std::vector<long long> shape;
-  std::vector<float> values;
+  std::vector<float> values;       // float32, float16 and bfloat16 tensors
   bool output = false;
+  tp::dtype dtype = tp::dtype::float32;
+  std::vector<std::int32_t> ints = {};  // int32 tensors
 
   long long count() const {
     long long n = 1;

@@ -1,7 +1,16 @@
 // tilepuzzles: list the puzzles, show one, check the learner's kernels (or the solutions).
 #include <CLI/CLI.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <cstdlib>
+#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -9,12 +18,17 @@
 #include <string>
 #include <vector>
 
+#include "checker/access_map.hpp"
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
+#include "checker/hints.hpp"
+#include "checker/html_report.hpp"
 #include "checker/isolate.hpp"
 #include "checker/modules.hpp"
+#include "checker/progress.hpp"
 #include "checker/registry.hpp"
 #include "checker/report.hpp"
+#include "checker/watch.hpp"
 
 namespace {
 
@@ -35,16 +49,154 @@ std::string project_file(const std::string& relative) {
 #endif
 }
 
-int run_list() {
-  std::printf("  #   id                       title                              your kernel\n");
-  for (const tp::puzzle_spec* p : tp::all_puzzles())
-    std::printf("  %-3d %-24s %-34s %s\n", p->number, p->id.c_str(), p->title.c_str(),
-                p->stub_file.c_str());
-  std::printf("\nCheck them with 'tilepuzzles check' (all) or 'tilepuzzles check 1' (one).\n");
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return std::nullopt;
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// What a bare `tilepuzzles` prints: where to start, not CLI11's "A subcommand is required".
+int run_usage() {
+  std::printf(
+      "tilepuzzles: GPU puzzles in the tile model of Triton, written in C++.\n"
+      "\n"
+      "Start here:\n"
+      "  tilepuzzles list            the puzzles, and how far you are\n"
+      "  tilepuzzles show 1          puzzle 1's statement, and a map of what your kernel touches\n"
+      "  tilepuzzles check 1         compile and check your kernel in puzzles/constant_add.hpp\n"
+      "  tilepuzzles hint 1          a hint (hint 1 2, hint 1 3 for more)\n"
+      "  tilepuzzles watch 1         check again whenever you save a file in puzzles/\n"
+      "\n"
+      "Every command takes --help, e.g. 'tilepuzzles check --help'.\n");
   return exit_pass;
 }
 
-int run_show(const std::string& name) {
+int run_hint(const std::string& name, int number) {
+  const tp::puzzle_spec* p = tp::find_puzzle(name);
+  if (!p) return usage_error("unknown puzzle '" + name + "'. Puzzles: " + tp::puzzle_choices());
+  const auto page = read_text(project_file(p->doc_file));
+  const auto hints = page ? tp::hints_of_page(*page) : std::vector<tp::hint>{};
+  if (hints.empty()) {
+    std::cerr << "tilepuzzles: no hints for puzzle " << p->number << " (" << p->id << "): "
+              << p->doc_file << (page ? " has no '## Hints' section" : " cannot be read")
+              << ".\n";
+    return exit_fail;
+  }
+  const int count = static_cast<int>(hints.size());
+  if (number < 1 || number > count)
+    return usage_error("puzzle " + std::to_string(p->number) + " (" + p->id + ") has hints 1 to " +
+                       std::to_string(count) + "; there is no hint " + std::to_string(number) +
+                       ".");
+  const tp::hint& h = hints[number - 1];
+  const std::size_t colon = h.summary.find(": ");
+  const std::string flavour = colon == std::string::npos ? "" : " (" + h.summary.substr(colon + 2) + ")";
+  std::printf("Puzzle %d, %s: hint %d of %d%s\n\n%s\n\n", p->number, p->id.c_str(), number, count,
+              flavour.c_str(), h.body.c_str());
+  if (number < count) {
+    const tp::hint& next = hints[number];
+    const std::size_t c = next.summary.find(": ");
+    std::printf("More: 'tilepuzzles hint %d %d'%s.\n", p->number, number + 1,
+                c == std::string::npos ? "" : (" (" + next.summary.substr(c + 2) + ")").c_str());
+  } else {
+    std::printf("That was the last hint. The page has the tl pieces you need: %s\n",
+                p->doc_file.c_str());
+  }
+  return exit_pass;
+}
+
+// Each puzzle with its state from the last check of the stubs (no compiling, no running), and
+// where to go next.
+int run_list(const std::string& puzzles_dir) {
+  if (!puzzles_dir.empty()) {
+    if (auto problem = tp::check_puzzles_dir(puzzles_dir)) return usage_error(*problem);
+  }
+  tp::module_options modules;
+  modules.puzzles_dir = puzzles_dir;
+  std::printf("  #   id                       title                              %-22s your kernel\n",
+              "status");
+  int solved = 0;
+  const tp::puzzle_spec* next = nullptr;
+  for (const tp::puzzle_spec* p : tp::all_puzzles()) {
+    const tp::puzzle_progress state = tp::progress_of(*p, modules);
+    if (state.state == tp::progress::solved) ++solved;
+    else if (!next) next = p;
+    std::printf("  %-3d %-24s %-34s %-22s %s\n", p->number, p->id.c_str(), p->title.c_str(),
+                tp::progress_text(state).c_str(),
+                tp::shown_kernel_file(*p, tp::impl::stub, modules).c_str());
+  }
+  std::printf("\n%d of %zu puzzles solved (as of each puzzle's last 'tilepuzzles check').", solved,
+              tp::all_puzzles().size());
+  if (next)
+    std::printf(" Next: puzzle %d (%s): 'tilepuzzles show %d', then edit %s and run "
+                "'tilepuzzles check %d'.",
+                next->number, next->id.c_str(), next->number,
+                tp::shown_kernel_file(*next, tp::impl::stub, modules).c_str(), next->number);
+  std::printf("\n");
+  return exit_pass;
+}
+
+struct show_args {
+  std::string name;
+  std::string impl = "stub";
+  int case_number = 0;  // 1-based; 0: the first case with several programs
+  std::string program;  // "i,j": one program's map; empty: every program
+  std::string puzzles_dir;
+  std::string html;
+  std::string color = "auto";
+  bool run = true;
+  double timeout = 60;
+};
+
+// Whether to colour the terminal maps: a terminal, and no NO_COLOR (https://no-color.org).
+bool use_color(const std::string& mode) {
+  if (mode != "auto") return mode == "always";
+  const char* no_color = std::getenv("NO_COLOR");
+  return ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
+
+int show_run(const tp::puzzle_spec& p, const show_args& args);
+
+// show_run in a child process: a kernel that crashes or never ends is reported, as `check` does,
+// instead of taking `show` down with it. The child prints and writes the HTML itself.
+int show_run_isolated(const tp::puzzle_spec& p, const show_args& args) {
+  std::fflush(stdout);
+  const pid_t child = ::fork();
+  if (child < 0) return show_run(p, args);
+  if (child == 0) {
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
+    const int rc = show_run(p, args);
+    std::fflush(nullptr);
+    ::_exit(rc);
+  }
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration<double>(args.timeout);
+  int wstatus = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(child, &wstatus, WNOHANG);
+    if (done == child) break;
+    if (done < 0 && errno != EINTR) return exit_fail;
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &wstatus, 0);
+      std::printf("\nop-budget: the run did not finish within %g s. Is there a loop that never "
+                  "ends? 'tilepuzzles check %d' says where it stopped.\n", args.timeout, p.number);
+      return exit_fail;
+    }
+    ::usleep(20000);
+  }
+  if (WIFSIGNALED(wstatus)) {
+    std::printf("\ncrash: the kernel crashed with signal %d (%s) while show ran it. "
+                "'tilepuzzles check %d' says where.\n",
+                WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)), p.number);
+    return exit_fail;
+  }
+  return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : exit_fail;
+}
+
+int run_show(const show_args& args) {
+  const std::string& name = args.name;
   const tp::puzzle_spec* p = tp::find_puzzle(name);
   if (!p) return usage_error("unknown puzzle '" + name + "'. Puzzles: " + tp::puzzle_choices());
   std::ifstream doc(project_file(p->doc_file));
@@ -58,6 +210,7 @@ int run_show(const std::string& name) {
     std::printf(" (");
     for (std::size_t i = 0; i < k.blocks.size(); ++i)
       std::printf("%s%s=%d", i ? ", " : "", p->block_names[i].c_str(), k.blocks[i]);
+    if (k.dtype != tp::dtype::float32) std::printf(", %s", tp::dtype_name(k.dtype));
     std::printf(")");
   }
   std::printf("\non the cases, each there to catch a kind of mistake:");
@@ -69,9 +222,79 @@ int run_show(const std::string& name) {
   }
   if (!p->case_fits_rule.empty())
     std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
-  std::printf("\ntolerance: rtol %g, atol %g\n", p->rtol, p->atol);
+  std::printf("\ntolerance: rtol %g, atol %g", p->rtol, p->atol);
+  for (const auto& t : p->tolerances)
+    std::printf("; %s outputs: rtol %g, atol %g", tp::dtype_name(t.dtype), t.rtol, t.atol);
+  std::printf("\n");
   for (const auto& b : p->budgets) std::printf("budget: %s\n", b.description.c_str());
-  return exit_pass;
+  if (!args.run) return exit_pass;
+  return show_run_isolated(*p, args);
+}
+
+// One run of the kernel, traced: the maps of what each program touched, and what went wrong.
+int show_run(const tp::puzzle_spec& p, const show_args& args) {
+  if (args.case_number < 0 || args.case_number > static_cast<int>(p.cases.size()))
+    return usage_error("--case " + std::to_string(args.case_number) + ": puzzle " +
+                       std::to_string(p.number) + " has cases 1 to " +
+                       std::to_string(p.cases.size()));
+  if (!args.puzzles_dir.empty()) {
+    if (auto problem = tp::check_puzzles_dir(args.puzzles_dir)) return usage_error(*problem);
+  }
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  const tp::impl which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
+  const std::size_t case_index =
+      args.case_number > 0 ? static_cast<std::size_t>(args.case_number - 1) : tp::default_case(p);
+  std::printf("\n--- What %s does (tilepuzzles show %d --case N --program i,j for others)\n",
+              which == tp::impl::stub ? "your kernel" : "the reference solution", p.number);
+  std::fflush(stdout);
+  auto result = tp::run_traced(p, which, modules, case_index);
+  tp::html_section section;
+  section.spec = &p;
+  section.kernel_file = tp::shown_kernel_file(p, which, modules);
+  auto write_html = [&]() -> int {
+    if (args.html.empty()) return exit_pass;
+    const std::string title = "tilepuzzles show " + std::to_string(p.number) + " (" + p.id + ")";
+    if (auto error = tp::write_file(args.html, tp::html_page(title, {section}))) {
+      std::cerr << "tilepuzzles: --html: " << *error << "\n";
+      return exit_fail;
+    }
+    std::printf("\nThe HTML report: %s\n", args.html.c_str());
+    return exit_pass;
+  };
+  if (auto* problem = std::get_if<tl::sim::diagnostic>(&result)) {
+    std::printf("%s\n", problem->message.c_str());
+    section.verdict = "FAILED " + problem->kind;
+    section.problem = *problem;
+    return write_html();
+  }
+  const tp::traced_run& run = std::get<tp::traced_run>(result);
+  int program = -1;
+  if (!args.program.empty()) {
+    std::string error;
+    const auto chosen = tp::parse_program(args.program, run.grid, error);
+    if (!chosen) return usage_error(error);
+    program = *chosen;
+  }
+  tp::render_options render;
+  render.color = use_color(args.color);
+  std::printf("%s", tp::render_maps(run, program, render).c_str());
+  if (!run.printed.empty()) {
+    constexpr std::size_t most = 64 * 1024;
+    std::printf("\nWhat tl::print printed (? poison, - masked off):\n%s%s",
+                run.printed.substr(0, most).c_str(),
+                run.printed.size() > most ? "... (cut here: print less)\n" : "");
+  }
+  if (run.problem) std::printf("\n%s\n", run.problem->message.c_str());
+  else std::printf("\nThis run is right: the outputs match the reference.%s\n",
+                   which == tp::impl::stub ? " 'tilepuzzles check' runs every case." : "");
+  section.problem = run.problem;
+  section.verdict = !run.problem ? "right on this case"
+                    : run.problem->kind == std::string(tl::sim::kind::not_solved)
+                        ? "not solved"
+                        : "FAILED " + run.problem->kind;
+  section.run = run;
+  return write_html();
 }
 
 struct check_args {
@@ -86,7 +309,60 @@ struct check_args {
   bool isolate = true;
   std::string puzzles_dir;
   bool build = true;
+  std::string html;
 };
+
+// The HTML report of a check: each puzzle's verdict, and for a kernel that failed at run time
+// the maps of the run it failed on (found again in this process: the kernel already ran to the
+// end of that run in its child, so it neither crashes nor hangs there).
+tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated_report& r,
+                                 const tp::check_options& options) {
+  tp::html_section section;
+  section.spec = &spec;
+  section.kernel_file = tp::shown_kernel_file(spec, options.which, options.modules);
+  const std::string kind = tp::kind_of_report_line(r.line);
+  if (r.status == tp::status::solved) {
+    section.verdict = "solved";
+    return section;
+  }
+  if (r.status == tp::status::not_solved) {
+    section.verdict = "not solved";
+    section.note = "The kernel stores nothing yet: write it in " + section.kernel_file + ".";
+    return section;
+  }
+  section.verdict = "FAILED " + kind;
+  tl::sim::diagnostic d;
+  d.kind = kind;
+  d.message = r.details;
+  section.problem = d;
+  if (kind == tl::sim::kind::crash || kind == tl::sim::kind::op_budget ||
+      kind == tl::sim::kind::compile_error) {
+    section.note = "No maps for a " + kind + ".";
+    return section;
+  }
+  tp::check_options again = options;
+  again.gpu = false;
+  const tp::puzzle_report report = tp::check_puzzle(spec, again);
+  if (report.passed() || report.diagnostics.empty()) return section;
+  section.problem = report.diagnostics.front();
+  std::size_t case_index = 0, kernel_index = 0;
+  // The failing case by its index: adversarial cases share sizes and differ in their inputs.
+  if (report.case_index >= 0) case_index = static_cast<std::size_t>(report.case_index);
+  while (case_index < spec.cases.size() && spec.cases[case_index].sizes != report.sizes) ++case_index;
+  while (kernel_index < spec.kernels.size() && (spec.kernels[kernel_index].blocks != report.blocks ||
+                                                spec.kernels[kernel_index].dtype != report.dtype))
+    ++kernel_index;
+  if (case_index == spec.cases.size() || kernel_index == spec.kernels.size()) return section;
+  tl::sim::order order = tl::sim::order::forward;
+  if (report.order == "reverse") order = tl::sim::order::reverse;
+  if (report.order == "shuffle") order = tl::sim::order::shuffle;
+  tp::module_options no_build = options.modules;
+  no_build.build = false;
+  auto run = tp::run_traced(spec, options.which, no_build, case_index, options.seed, kernel_index,
+                            order);
+  if (auto* traced = std::get_if<tp::traced_run>(&run)) section.run = std::move(*traced);
+  return section;
+}
 
 // The report of a puzzle that was not checked because its module could not be built.
 tp::isolated_report unchecked(const tp::puzzle_spec& spec, const tp::check_options& options,
@@ -147,6 +423,13 @@ int run_check(const check_args& args) {
   // parallel); a puzzle whose module does not build is reported without being run.
   std::vector<tp::module_ref> refs;
   for (const tp::puzzle_spec* p : chosen) refs.push_back({p, options.which, tp::backend::simulator});
+  // The verdicts `list` shows are for the content checked, read before anything is built.
+  const bool remember = options.which == tp::impl::stub && args.order == "all";
+  std::vector<std::optional<std::uint64_t>> checked_content;
+  for (const tp::puzzle_spec* p : chosen)
+    checked_content.push_back(
+        tp::content_hash(tp::files_of({p, tp::impl::stub, tp::backend::simulator},
+                                      options.modules).kernel_file));
   const auto built = tp::build_modules(refs, options.modules);
   options.simulator_modules_built = true;
 
@@ -157,11 +440,22 @@ int run_check(const check_args& args) {
     if (built[i]) r = unchecked(*p, options, *built[i]);
     else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout, args.program_timeout);
     else r = tp::summarize(tp::check_puzzle(*p, options));
+    if (remember && checked_content[i])
+      tp::record_verdict(*p, options.modules, *checked_content[i], r.status,
+                         tp::kind_of_report_line(r.line));
     if (!args.json) {
       std::printf("%s\n", r.line.c_str());
       std::fflush(stdout);
     }
     reports.push_back(std::move(r));
+  }
+
+  if (!args.html.empty()) {
+    std::vector<tp::html_section> sections;
+    for (std::size_t i = 0; i < chosen.size(); ++i)
+      sections.push_back(html_section_of(*chosen[i], reports[i], options));
+    if (auto error = tp::write_file(args.html, tp::html_page("tilepuzzles check", sections)))
+      std::cerr << "tilepuzzles: --html: " << *error << "\n";
   }
 
   int solved = 0;
@@ -192,8 +486,57 @@ int run_check(const check_args& args) {
                   tp::shown_kernel_file(*next, tp::impl::stub, options.modules).c_str(),
                   next->doc_file.c_str());
     std::printf("\n");
+    if (remember && reports.size() < tp::all_puzzles().size()) {
+      int overall = 0;
+      for (const tp::puzzle_spec* p : tp::all_puzzles())
+        overall += tp::progress_of(*p, options.modules).state == tp::progress::solved;
+      std::printf("Overall, %d of %zu puzzles are solved; 'tilepuzzles list' shows each.\n", overall,
+                  tp::all_puzzles().size());
+    }
   }
   return solved == static_cast<int>(reports.size()) ? exit_pass : exit_fail;
+}
+
+// Checks the chosen puzzle (or the puzzles whose files changed, or all) now and after each save.
+int run_watch(check_args args, const std::string& puzzle, int interval_ms, bool once) {
+  const tp::puzzle_spec* only = nullptr;
+  if (!puzzle.empty()) {
+    only = tp::find_puzzle(puzzle);
+    if (!only) return usage_error("unknown puzzle '" + puzzle + "'. Puzzles: " + tp::puzzle_choices());
+  }
+  if (!args.puzzles_dir.empty()) {
+    if (auto problem = tp::check_puzzles_dir(args.puzzles_dir)) return usage_error(*problem);
+  }
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  tp::watch_options options;
+  options.dir = tp::stubs_dir(modules);
+  const std::string shown = tp::shown_kernel_file(*tp::all_puzzles().front(), tp::impl::stub, modules);
+  options.shown_dir = shown.substr(0, shown.find_last_of('/'));
+  options.interval_ms = interval_ms;
+  options.once = once;
+  return tp::watch(options, [&](const std::vector<std::string>& changed) {
+    check_args now = args;
+    now.puzzles.clear();
+    if (only) {
+      now.puzzles.push_back(only->id);
+    } else {
+      for (const std::string& name : changed) {
+        const tp::puzzle_spec* owner = nullptr;
+        for (const tp::puzzle_spec* p : tp::all_puzzles()) {
+          const std::string file = tp::shown_kernel_file(*p, tp::impl::stub, modules);
+          if (file.substr(file.find_last_of('/') + 1) == name) owner = p;
+        }
+        // A file that is no puzzle's stub (a helper header) may matter to any of them.
+        if (!owner) {
+          now.puzzles.clear();
+          break;
+        }
+        now.puzzles.push_back(owner->id);
+      }
+    }
+    return run_check(now);
+  });
 }
 
 }  // namespace
@@ -202,13 +545,43 @@ int main(int argc, char** argv) {
   CLI::App app{"tilepuzzles: GPU puzzles in the tile model of Triton, written in C++.\n"
                "Edit a kernel in puzzles/, then 'tilepuzzles check' tells you what is right and "
                "what is wrong."};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
 
-  auto* list = app.add_subcommand("list", "List the puzzles");
+  std::string list_dir;
+  auto* list = app.add_subcommand("list", "List the puzzles and how far you are with each");
+  list->add_option("--puzzles", list_dir, "The stubs in this directory instead of puzzles/");
 
-  std::string show_name;
-  auto* show = app.add_subcommand("show", "Show a puzzle's statement, cases and budgets");
-  show->add_option("puzzle", show_name, "Puzzle number or id")->required();
+  show_args show_options;
+  auto* show = app.add_subcommand(
+      "show", "Show a puzzle's statement, cases and budgets, and a map of what the kernel touches");
+  show->add_option("puzzle", show_options.name, "Puzzle number or id")->required();
+  show->add_option("--impl", show_options.impl, "Whose kernel runs: stub (yours) or solution")
+      ->check(CLI::IsMember({"stub", "solution"}))
+      ->capture_default_str();
+  show->add_option("--case", show_options.case_number,
+                   "Which case to run, 1 to the number of cases (default: the first with several "
+                   "programs)");
+  show->add_option("--program", show_options.program,
+                   "One program's map, by its ids: 1 or 1,0 (default: every program)");
+  show->add_option("--puzzles", show_options.puzzles_dir,
+                   "Run the stub in this directory instead of puzzles/");
+  show->add_option("--color", show_options.color,
+                   "Colour the maps: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  show->add_option("--html", show_options.html,
+                   "Also write the maps and the diagnostic as one HTML page to this file");
+  show->add_option("--timeout", show_options.timeout, "Seconds the run may take before it is stopped")
+      ->check(CLI::Range(1.0, 86400.0).description("between 1 and 86400 seconds"))
+      ->capture_default_str();
+  show->add_flag("!--no-run", show_options.run, "Only the statement: do not run the kernel");
+
+  std::string hint_name;
+  int hint_number = 1;
+  auto* hint = app.add_subcommand("hint", "Show a puzzle's hints, one at a time (1 gentle, 2 "
+                                          "specific, 3 nearly the answer)");
+  hint->add_option("puzzle", hint_name, "Puzzle number or id")->required();
+  hint->add_option("n", hint_number, "Which hint")->capture_default_str();
 
   check_args args;
   auto* check = app.add_subcommand("check", "Check puzzles in the simulator (and on the GPU)");
@@ -235,8 +608,25 @@ int main(int argc, char** argv) {
                   "Check in this process (for a debugger) instead of a child process");
   check->add_option("--puzzles", args.puzzles_dir,
                     "Check the stubs in this directory instead of puzzles/ (a student's copy)");
+  check->add_option("--html", args.html,
+                    "Also write an HTML report (maps, diagnostics, kernel lines) to this file");
   check->add_flag("!--no-build", args.build,
                   "Do not compile: refuse a puzzle whose file changed since it was compiled");
+
+  std::string watch_name;
+  check_args watch_args;
+  int watch_interval_ms = 300;
+  bool watch_once = false;
+  auto* watch = app.add_subcommand(
+      "watch", "Check again whenever you save a file in puzzles/ (Ctrl-C to stop)");
+  watch->add_option("puzzle", watch_name,
+                    "Puzzle number or id to check (default: the puzzles whose files change)");
+  watch->add_option("--puzzles", watch_args.puzzles_dir,
+                    "Watch the stubs in this directory instead of puzzles/");
+  watch->add_option("--interval", watch_interval_ms, "Milliseconds between two looks at the files")
+      ->check(CLI::Range(20, 60000))
+      ->capture_default_str();
+  watch->add_flag("--once", watch_once, "Stop after the first check that a change started");
 
   try {
     app.parse(argc, argv);
@@ -248,8 +638,10 @@ int main(int argc, char** argv) {
     return usage_error(e.what());
   }
 
-  if (*list) return run_list();
-  if (*show) return run_show(show_name);
+  if (*list) return run_list(list_dir);
+  if (*show) return run_show(show_options);
   if (*check) return run_check(args);
-  return usage_error("choose a command: list, show or check");
+  if (*hint) return run_hint(hint_name, hint_number);
+  if (*watch) return run_watch(watch_args, watch_name, watch_interval_ms, watch_once);
+  return run_usage();
 }

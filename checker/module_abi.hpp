@@ -6,9 +6,10 @@
 
 namespace tp {
 
-// Bumped whenever this struct, launch_request, sim_outcome or a launcher's signature changes: a
-// module built against another version is refused rather than called.
-inline constexpr int module_abi_version = 2;
+// Bumped whenever this struct, launch_request, sim_outcome, tl::sim::launch_options or a
+// launcher's signature changes: a module built against another version is refused rather than
+// called.
+inline constexpr int module_abi_version = 5;
 
 // The name of the one function a module exports: `const tp::module_info* tilepuzzles_module()`.
 inline constexpr const char* module_entry_point = "tilepuzzles_module";
@@ -17,6 +18,7 @@ struct module_kernel {
   static constexpr int max_blocks = 8;
   int block_count = 0;
   int blocks[max_blocks] = {};
+  int dtype = 0;  // the kernel's element type, a tp::dtype (typed_blocks), float32 otherwise
   // A tp::sim_launcher in a simulator module, a tp::gpu::launcher in a GPU module.
   void (*launch)() = nullptr;
 };
@@ -38,6 +40,7 @@ module_kernel make_module_kernel(void (*launch)()) {
   const auto values = Blocks::values();
   k.block_count = static_cast<int>(values.size());
   for (int i = 0; i < k.block_count && i < module_kernel::max_blocks; ++i) k.blocks[i] = values[i];
+  k.dtype = static_cast<int>(Blocks::dtype);
   k.launch = launch;
   return k;
 }

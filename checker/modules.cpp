@@ -412,6 +412,13 @@ std::string shown_kernel_file(const puzzle_spec& spec, impl which, const module_
   return paths_of(ref, options).shown_kernel_file;
 }
 
+module_files files_of(const module_ref& ref, const module_options& options) {
+  const module_paths p = paths_of(ref, options);
+  return {p.kernel_file, p.prefix};
+}
+
+std::string stubs_dir(const module_options& options) { return tree_for(options).puzzles_dir; }
+
 bool gpu_enabled(const puzzle_spec& spec) {
   std::istringstream list(TILEPUZZLES_GPU_PUZZLES);
   const std::string stem = stem_of(spec);
@@ -558,7 +565,8 @@ std::variant<loaded_module, diagnostic> load_module(const module_ref& ref,
   for (int k = 0; k < info->kernel_count; ++k) {
     const module_kernel& mk = info->kernels[k];
     const std::vector<int> blocks(mk.blocks, mk.blocks + mk.block_count);
-    if (blocks != ref.spec->kernels[k].blocks)
+    if (blocks != ref.spec->kernels[k].blocks ||
+        mk.dtype != static_cast<int>(ref.spec->kernels[k].dtype))
       return module_problem("the module " + build_file_shown(p.file) +
                             " was built with other block sizes than this checker expects." +
                             rebuild);

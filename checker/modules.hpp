@@ -37,6 +37,17 @@ struct module_ref {
 // or "DIR/vector_add.hpp" for --puzzles DIR.
 std::string shown_kernel_file(const puzzle_spec& spec, impl which, const module_options& options);
 
+// Where a module's files are: the kernel file it is built from (absolute) and the prefix of its
+// build files (`build/modules/vector_add.stub`: .so, .log, .status, .deps, .source, .verdict).
+struct module_files {
+  std::string kernel_file;
+  std::string prefix;
+};
+module_files files_of(const module_ref& ref, const module_options& options);
+
+// The directory of the stubs these options check, absolute (puzzles/, or --puzzles DIR).
+std::string stubs_dir(const module_options& options);
+
 // Whether the CUDA backend runs this puzzle (`GPU` in its line of CMakeLists.txt).
 bool gpu_enabled(const puzzle_spec& spec);
 

@@ -20,6 +20,8 @@ const std::vector<const puzzle_spec*>& all_puzzles() {
       &specs::flash_attention_simple(),
       &specs::conv2d(),
       &specs::matmul(),
+      &specs::matmul_int4(),
+      &specs::flash_attention(),
   };
   return puzzles;
 }

@@ -33,7 +33,7 @@ constexpr const char* impl_name = "solution";
 
 template <class... Blocks>
 tp::module_info make_module(tp::block_list<Blocks...>) {
-  (tp::check_kernel_signature<kernel_for<Blocks>, typename binding::signature>(), ...);
+  (tp::check_kernel_signature<kernel_for<Blocks>, tp::signature_of_t<binding, Blocks>>(), ...);
   static const tp::module_kernel kernels[] = {tp::make_module_kernel<Blocks>(
       reinterpret_cast<void (*)()>(&tp::sim_launch<kernel_for<Blocks>>))...};
   tp::module_info info;

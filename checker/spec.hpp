@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <optional>
@@ -25,6 +26,9 @@ const char* impl_name(impl which);
 // to check a kernel of their own as if it were a puzzle's.
 struct kernel_entry {
   std::vector<int> blocks;
+  // The element type the kernel is instantiated with (a binding's typed_blocks); float32 for
+  // kernels templated on block sizes only. Tensors without a dtype of their own take this one.
+  tp::dtype dtype = tp::dtype::float32;
   sim_launcher stub = nullptr;
   sim_launcher solution = nullptr;
   sim_launcher get(impl which) const { return which == impl::stub ? stub : solution; }
@@ -52,8 +56,15 @@ struct tensor_spec {
   std::string name;
   bool output = false;
   std::function<std::vector<long long>(const std::vector<int>& sizes)> shape;
-  // Fills an input; outputs are left alone.
+  // Fills an input; outputs are left alone. Float tensors use `fill` (the values are then rounded
+  // to the tensor's dtype), int32 tensors `fill_ints`.
   fill_fn fill;
+  // Unset: the dtype of the kernel entry being checked (float32 for most puzzles; a typed
+  // binding checks the same puzzle in float16 and bfloat16).
+  std::optional<tp::dtype> dtype = std::nullopt;
+  std::function<void(std::vector<std::int32_t>& values, rng& random)> fill_ints = nullptr;
+
+  tp::dtype dtype_for(const kernel_entry& kernel) const { return dtype.value_or(kernel.dtype); }
 };
 
 // Fills one input of one case; it may use the tensor's shape (to put a peak at the end of every
@@ -80,6 +91,12 @@ struct test_case {
       if (name == tensor) return &fill;
     return nullptr;
   }
+};
+
+// The comparison tolerance of outputs of one dtype.
+struct dtype_tolerance {
+  tp::dtype dtype;
+  double rtol, atol;
 };
 
 struct puzzle_spec {
@@ -111,6 +128,8 @@ struct puzzle_spec {
   std::function<void(const std::vector<int>& sizes, std::vector<tensor>& tensors)> reference;
   double rtol = 1e-5;
   double atol = 1e-6;
+  // Outputs of these dtypes compare with their own tolerance instead (float16, bfloat16).
+  std::vector<dtype_tolerance> tolerances;
   std::vector<budget> budgets;
   std::vector<kernel_entry> kernels;
 
@@ -122,7 +141,7 @@ struct puzzle_spec {
 // The kernel entries of a binding (see checker/bindings/): one per set of block sizes.
 template <class Binding, class... Blocks>
 std::vector<kernel_entry> make_kernel_entries(block_list<Blocks...>) {
-  return {kernel_entry{Blocks::values()}...};
+  return {kernel_entry{Blocks::values(), Blocks::dtype}...};
 }
 
 template <class Binding>

@@ -1,11 +1,34 @@
 #!/usr/bin/env bash
 # Installs what tilepuzzles needs from Debian's packages, if it is missing. Safe to run again.
+# With --test (scripts/test.sh) it also tries to install Chromium, for the HTML report's browser
+# test; without it that test is skipped, so a Chromium that cannot be installed is only a warning.
 set -euo pipefail
 packages=(cmake g++ make ninja-build libeigen3-dev catch2 libcli11-dev)
+optional=()
+if [ "${1:-}" = "--test" ]; then optional=(chromium); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
+optional_missing=()
+for p in "${optional[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || optional_missing+=("$p")
+done
+if [ ${#optional_missing[@]} -ne 0 ]; then
+  if [ "$(id -u)" -eq 0 ] || command -v sudo >/dev/null; then
+    as_root=()
+    [ "$(id -u)" -eq 0 ] || as_root=(sudo -n)
+    if ! { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+             "${optional_missing[@]}" >/dev/null 2>&1 ||
+           { "${as_root[@]}" apt-get update -qq >/dev/null 2>&1 &&
+             "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+               "${optional_missing[@]}" >/dev/null 2>&1; }; }; then
+      echo "tilepuzzles: could not install ${optional_missing[*]}; the HTML report's browser test will be skipped" >&2
+    fi
+  else
+    echo "tilepuzzles: ${optional_missing[*]} is not installed; the HTML report's browser test will be skipped" >&2
+  fi
+fi
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi

@@ -1,19 +1,31 @@
 // The CPU backend of `tl`, the hooks of tile/ops.hpp: data tiles hold every element with a
-// poison bit, and every load and store is checked lane by lane against the buffer its pointer
+// poison bit, and every lane of every load and store is checked against the buffer its pointer
 // came from. The public operations themselves (their signatures, static_asserts and source-line
 // defaults) are declared once, in tile/ops.hpp.
+//
+// Each operation has two paths that compute the same thing. In bulk: every lane of an expression
+// evaluated at once (simulator/batch.hpp), a tile's offsets checked against the buffer as a whole,
+// its shadow state checked and then updated in loops over contiguous runs of elements. Lane by
+// lane: the reference, which also words every diagnostic. The bulk path has no side effects until
+// it has found the whole operation clean; whenever something is wrong (a lane out of bounds,
+// poison, a race, an evaluation that raised), it leaves everything as it was and the lane-by-lane
+// path runs the operation instead and reports exactly what it always reported.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <optional>
 #include <source_location>
 #include <type_traits>
 
+#include "simulator/batch.hpp"
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
+#include "simulator/dot.hpp"
 #include "simulator/origin.hpp"
 #include "simulator/poison_walk.hpp"
 #include "tile/expr.hpp"
@@ -61,6 +73,14 @@ inline void for_each_pos(F&& f) {
 }
 
 }  // namespace detail
+
+}  // namespace TL_ABI
+}  // namespace tl
+
+#include "simulator/trace_hook.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
 
 namespace layouts {
 // The simulator has one layout: every tile holds all its elements, row-major.
@@ -110,9 +130,9 @@ void fill(basic_tile<T, S, L>& t, T v) {
   t.storage.origin = {};
 }
 
+// Lane by lane: the reference for assign_in_bulk, and what reports a lane it cannot hold.
 template <class T, class S, class L, class E>
-void assign(basic_tile<T, S, L>& t, const E& e) {
-  sim::current_context().count();  // elementwise work counts against the op budget too
+void assign_lane_by_lane(basic_tile<T, S, L>& t, const E& e) {
   using ES = shape_of_t<E>;
   sim::poison_origin origin;
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
@@ -134,6 +154,75 @@ void assign(basic_tile<T, S, L>& t, const E& e) {
     if (t.storage.poison[i] && !origin.what) origin = walk::poison_origin_of(e, q);
   });
   t.storage.origin = origin;
+}
+
+// Every lane at once; false (with t in no particular state) when a lane needs the lane-by-lane
+// path's report.
+template <class V>
+concept writes_into_tile = requires { requires V::writes_into; };
+
+template <class T, class S, class L, class E>
+bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
+  using V = batch::values_t<E>;
+  try {
+    if constexpr (std::is_same_v<E, basic_tile<T, S, L>>) {
+      // A data tile of the same type (`acc = tl::dot(a, b, acc)`): its values and poison bits,
+      // as they are, in two memcpys.
+      if (&e != &t) t.storage = e.storage;
+      return true;
+    } else if constexpr (writes_into_tile<V> && std::is_same_v<typename V::shape, S> &&
+                  std::is_same_v<typename V::lane, T>) {
+      // The expression's lanes are the tile's values: computed where they belong.
+      const V v(e, t.storage.values.data());
+      batch::broadcast_poison<S>(v, t.storage.poison.data());
+      return true;
+    } else {
+      const V v(e);
+      bool outside = false;
+      T* values = t.storage.values.data();
+      batch::for_each_broadcast<S>(v, [&](long long o, typename V::lane x) {
+        if constexpr (is_integer_lane_v<T> && is_integer_lane_v<typename V::lane>) {
+          outside |= (x < std::numeric_limits<T>::min()) | (x > std::numeric_limits<T>::max());
+          values[o] = static_cast<T>(x);
+        } else {
+          values[o] = op::cast_to<T>{}(x);
+        }
+      });
+      if (outside) return false;
+      batch::broadcast_poison<S>(v, t.storage.poison.data());
+      return true;
+    }
+  } catch (const sim::kernel_error&) {
+    return false;
+  }
+}
+
+// Where the poison of a tile just assigned in bulk came from: its first poisoned lane's origin,
+// the same as the lane-by-lane path finds.
+template <class T, class S, class L, class E>
+void note_poison_origin(basic_tile<T, S, L>& t, const E& e) {
+  if constexpr (std::is_same_v<E, basic_tile<T, S, L>>) {
+    if (&e != &t) t.storage.origin = e.storage.origin;
+  } else {
+    t.storage.origin = {};
+    const bool* first = static_cast<const bool*>(
+        std::memchr(t.storage.poison.data(), 1, sizeof(bool) * S::size));
+    if (!first) return;
+    pos<S::rank> p{};
+    p.slot = -1;
+    for (long long i = first - t.storage.poison.data(), a = S::rank - 1; a >= 0; --a) {
+      p.c[a] = static_cast<int>(i % S::dim(a));
+      i /= S::dim(a);
+    }
+    t.storage.origin = walk::poison_origin_of(e, broadcast_pos<shape_of_t<E>, S>(p));
+  }
+}
+
+template <class T, class S, class L, class E>
+void assign(basic_tile<T, S, L>& t, const E& e) {
+  sim::current_context().count();  // elementwise work counts against the op budget too
+  if (sim::lane_by_lane() || !assign_in_bulk(t, e)) assign_lane_by_lane(t, e);
+  else note_poison_origin(t, e);
 }
 
 template <class T, class S, class L, int R>
@@ -226,21 +315,424 @@ long long lane_offset(const PE& pe, const pos<S::rank>& p, long long i, const si
 
 }  // namespace detail
 
+// ---------------------------------------------------------------------------------------------
+// Load and store in bulk
+
+namespace detail {
+
+// Where the active lanes of one load or store go. Either whole rows (every lane on, and the lanes
+// of each row along the innermost axis address consecutive elements: `rows` runs of `row`
+// elements from starts[r]), or a list of single lanes: the active ones, in lane order.
+template <class S>
+struct tile_access {
+  static constexpr long long lanes = S::size;
+  static constexpr long long row = S::rank > 0 ? S::dim(S::rank - 1) : 1;
+  static constexpr long long rows = lanes / row;
+
+  bool whole_rows = false;
+  batch::lane_array<long long, rows> starts;
+  // Lane by lane (whole_rows false): which lanes are on, each one's offset, and the offsets of
+  // the active lanes in lane order.
+  batch::lane_array<bool, lanes> on;
+  batch::lane_array<long long, lanes> offset;
+  batch::lane_array<long long, lanes> active_offset;
+  long long active = 0;
+};
+
+template <class E>
+struct is_mask_and : std::false_type {};
+template <class A, class B>
+struct is_mask_and<binary_expr<op::bit_and, A, B>>
+    : std::bool_constant<std::is_same_v<value_of_t<binary_expr<op::bit_and, A, B>>, bool>> {};
+
+template <class E>
+struct is_expand : std::false_type {};
+template <int Axis, class A>
+struct is_expand<expand_expr<Axis, A>> : std::true_type {};
+
+template <class E>
+struct comparison : std::false_type {};
+template <class A, class B>
+struct comparison<binary_expr<op::less, A, B>> : std::true_type {};
+template <class A, class B>
+struct comparison<binary_expr<op::less_equal, A, B>> : std::true_type {};
+template <class A, class B>
+struct comparison<binary_expr<op::greater, A, B>> : std::true_type {};
+template <class A, class B>
+struct comparison<binary_expr<op::greater_equal, A, B>> : std::true_type {};
+
+// Whether an affine comparison (cols < T) holds on every lane, from the extremes of its two
+// sides: true only when it does and both sides are inside int32 on every lane (so that no lane
+// would report an overflow).
+template <class Op, class A, class B>
+bool comparison_all_true(const binary_expr<Op, A, B>& m) {
+  using S = shape_of_t<binary_expr<Op, A, B>>;
+  const auto a = batch::affine_in<S>(m.a);
+  const auto b = batch::affine_in<S>(m.b);
+  batch::affine_form<S::rank> d;
+  d.base = a.base - b.base;
+  for (int i = 0; i < S::rank; ++i) d.stride[i] = a.stride[i] - b.stride[i];
+  long long alo, ahi, blo, bhi, dlo, dhi;
+  if (!batch::affine_range<S>(a, alo, ahi) || !batch::affine_range<S>(b, blo, bhi) ||
+      !batch::affine_range<S>(d, dlo, dhi))
+    return false;
+  constexpr long long lowest = std::numeric_limits<int>::min(), highest = std::numeric_limits<int>::max();
+  if (alo < lowest || ahi > highest || blo < lowest || bhi > highest) return false;
+  if constexpr (std::is_same_v<Op, op::less>) return dhi < 0;
+  else if constexpr (std::is_same_v<Op, op::less_equal>) return dhi <= 0;
+  else if constexpr (std::is_same_v<Op, op::greater>) return dlo > 0;
+  else return dlo >= 0;
+}
+
+// Whether every lane of a mask is on (and none is poison), looking at the pieces of `a & b`
+// separately: a row mask and a column mask are checked without forming the tile they make, and
+// an affine comparison from its extremes. False also when in doubt: the caller then evaluates.
+template <class M>
+bool mask_all_on(const M& m) {
+  if constexpr (is_mask_and<M>::value) {
+    return mask_all_on(m.a) && mask_all_on(m.b);
+  } else if constexpr (is_expand<M>::value) {
+    return mask_all_on(m.a);
+  } else if constexpr (comparison<M>::value) {
+    if constexpr (batch::affine_v<typename M::a_type> && batch::affine_v<typename M::b_type>) {
+      return comparison_all_true(m);
+    } else {
+      const batch::values_t<M> v(m);
+      using V = batch::values_t<M>;
+      if (v.any_poison()) return false;
+      bool all = true;
+      for (long long i = 0; i < V::shape::size; ++i) all &= static_cast<bool>(batch::lane_at(v, i));
+      return all;
+    }
+  } else {
+    const batch::values_t<M> v(m);
+    using V = batch::values_t<M>;
+    if (v.any_poison()) return false;
+    bool all = true;
+    for (long long i = 0; i < V::shape::size; ++i) all &= static_cast<bool>(batch::lane_at(v, i));
+    return all;
+  }
+}
+
+// S with its innermost axis of size 1: one lane per row.
+template <class S, std::size_t... I>
+auto rows_shape(std::index_sequence<I...>)
+    -> shape<(static_cast<int>(I) + 1 == S::rank ? 1 : S::dims[I])...>;
+template <class S>
+using rows_shape_t = decltype(rows_shape<S>(std::make_index_sequence<S::rank>{}));
+
+// Offsets of the form a + b where a is constant along each row and b varies only along it
+// (rows.col() * T + cols.row(), pid * B + tl::arange<B>()).
+template <class S, class A>
+constexpr bool constant_along_rows() {
+  using VA = typename batch::values_t<A>::shape;
+  return VA::rank == 0 || VA::dim(VA::rank - 1) == 1;
+}
+template <class S, class B>
+constexpr bool varies_only_along_rows() {
+  using VB = typename batch::values_t<B>::shape;
+  for (int i = 0; i + 1 < VB::rank; ++i)
+    if (VB::dim(i) != 1) return false;
+  return true;
+}
+
+// Offsets a + b as above: each row's start when every row addresses consecutive elements inside
+// the buffer and inside int32, computed per row and per column instead of per lane. False when
+// that is not so (the caller then looks lane by lane).
+template <class S, class A, class B>
+bool outer_sum_starts(const A& a, const B& b, long long base, long long count,
+                      long long* starts) {
+  const batch::values_t<A> va(a);
+  const batch::values_t<B> vb(b);
+  using VA = batch::values_t<A>;
+  using VB = batch::values_t<B>;
+  constexpr long long row = tile_access<S>::row;
+  constexpr long long small = 1LL << 40;  // far from wrapping around in 64 bits
+  if (va.any_poison() || vb.any_poison()) return false;
+  bool bad = false;
+  for (long long i = 0; i < VB::shape::size; ++i) {
+    const long long v = static_cast<long long>(batch::lane_at(vb, i));
+    bad |= (v < -small) | (v > small);
+  }
+  const long long b0 = static_cast<long long>(batch::lane_at(vb, 0));
+  if constexpr (VB::shape::size == row) {
+    for (long long c = 0; c < row; ++c)
+      bad |= static_cast<long long>(batch::lane_at(vb, c)) != b0 + c;
+  } else {
+    bad |= row != 1;
+  }
+  if (bad) return false;
+  batch::broadcast_loop<rows_shape_t<S>, typename VA::shape>::run([&](long long r, long long i) {
+    const long long v = static_cast<long long>(batch::lane_at(va, i));
+    const long long first = v + b0, last = first + row - 1;
+    bad |= (v < -small) | (v > small) |
+           (first < std::numeric_limits<int>::min()) | (last > std::numeric_limits<int>::max()) |
+           (base + first < 0) | (base + last >= count);
+    starts[r] = base + first;
+  });
+  return !bad;
+}
+
+template <class E>
+struct sum_parts : std::false_type {};
+template <class A, class B>
+struct sum_parts<binary_expr<op::add, A, B>> : std::true_type {
+  using a = std::remove_cvref_t<A>;
+  using b = std::remove_cvref_t<B>;
+};
+
+// Offsets affine in the lane (rows.col() * T + cols.row() + j): each row's start, when every row
+// addresses consecutive elements inside the buffer and inside int32, from the form's extremes.
+template <class S, class Off>
+bool affine_starts(const Off& offsets, long long base, long long count, long long* starts) {
+  if constexpr (S::rank == 0 || !batch::affine_v<Off>) {
+    return false;
+  } else {
+    const auto f = batch::affine_in<S>(offsets);
+    long long lo, hi;
+    if (!batch::affine_range<S>(f, lo, hi)) return false;
+    if (lo < std::numeric_limits<int>::min() || hi > std::numeric_limits<int>::max() ||
+        base + lo < 0 || base + hi >= count)
+      return false;
+    constexpr int last = S::rank - 1;
+    if (S::dim(last) > 1 && f.stride[last] != 1) return false;
+    // Row r's start: the form at the row's coordinates, counted like an odometer.
+    constexpr long long rows = S::size / S::dim(last);
+    std::array<int, S::rank> c{};
+    long long start = base + f.base;
+    for (long long r = 0; r < rows; ++r) {
+      starts[r] = start;
+      for (int a = last - 1; a >= 0; --a) {
+        start += f.stride[a];
+        if (++c[a] < S::dim(a)) break;
+        start -= f.stride[a] * S::dim(a);
+        c[a] = 0;
+      }
+    }
+    return true;
+  }
+}
+
+template <class S, class Off>
+bool separable_starts(const Off& offsets, long long base, long long count, long long* starts) {
+  if constexpr (S::rank == 0 || !sum_parts<Off>::value) {
+    return false;
+  } else {
+    using A = typename sum_parts<Off>::a;
+    using B = typename sum_parts<Off>::b;
+    if constexpr (constant_along_rows<S, A>() && varies_only_along_rows<S, B>())
+      return outer_sum_starts<S>(offsets.a, offsets.b, base, count, starts);
+    else if constexpr (constant_along_rows<S, B>() && varies_only_along_rows<S, A>())
+      return outer_sum_starts<S>(offsets.b, offsets.a, base, count, starts);
+    else
+      return false;
+  }
+}
+
+// Evaluates the mask and offsets of every lane. False when some lane needs the lane-by-lane
+// path's report: a poison mask or offset, an offset outside int32 or outside the buffer.
+template <class S, class PE, class MaskE>
+bool gather(const PE& pe, const MaskE& m, const sim::buffer& buf, tile_access<S>& access) {
+  const long long base = pe.base.address.offset, count = buf.count();
+  if (mask_all_on(m) && (affine_starts<S>(pe.offsets, base, count, access.starts.data()) ||
+                         separable_starts<S>(pe.offsets, base, count, access.starts.data()))) {
+    access.whole_rows = true;
+    access.active = access.lanes;
+    return true;
+  }
+  const batch::values_t<MaskE> mask(m);
+  using MV = batch::values_t<MaskE>;
+  if (mask.any_poison()) return false;
+  bool* on = access.on.data();
+  batch::for_each_broadcast<S>(mask, [&](long long o, typename MV::lane v) {
+    on[o] = static_cast<bool>(v);
+  });
+  const batch::values_t<typename PE::offsets_type> offsets(pe.offsets);
+  using OV = batch::values_t<typename PE::offsets_type>;
+  if (offsets.any_poison()) return false;
+  long long* offset = access.offset.data();
+  bool bad = false;
+  batch::for_each_broadcast<S>(offsets, [&](long long o, typename OV::lane v) {
+    const long long rel = static_cast<long long>(v);
+    const long long off = static_cast<long long>(static_cast<unsigned long long>(base) +
+                                                 static_cast<unsigned long long>(rel));
+    offset[o] = off;
+    bad |= on[o] & ((rel < std::numeric_limits<int>::min()) |
+                    (rel > std::numeric_limits<int>::max()) | (off < 0) | (off >= count));
+  });
+  if (bad) return false;
+  long long active = 0;
+  for (long long i = 0; i < access.lanes; ++i) {
+    access.active_offset[active] = offset[i];
+    active += on[i];
+  }
+  access.active = active;
+  if (active == access.lanes) {
+    // Every lane on: whole rows, if each row addresses consecutive elements.
+    bool runs = true;
+    for (long long r = 0; r < access.rows; ++r) {
+      const long long* row_offset = offset + r * access.row;
+      for (long long c = 0; c < access.row; ++c) runs &= row_offset[c] == row_offset[0] + c;
+      access.starts[r] = row_offset[0];
+    }
+    access.whole_rows = runs;
+  }
+  return true;
+}
+
+// The bulk load; false, with nothing changed, when the lane-by-lane load must run instead.
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+bool load_in_bulk(const PE& pe, const MaskE& m, const OtherE& o, sim::buffer& buf, int me,
+                  backend::data_tile<Elem, S>& out) {
+  tile_access<S> access;
+  try {
+    if (!gather(pe, m, buf, access)) return false;
+  } catch (const sim::kernel_error&) {
+    return false;
+  }
+  sim::shadow_state& shadow = buf.shadow;
+  const bool readable =
+      access.whole_rows
+          ? shadow.readable(access.starts.data(), access.rows, access.row, me)
+          : shadow.readable(access.active_offset.data(), access.active, 1, me);
+  if (!readable) return false;
+  Elem* values = out.storage.values.data();
+  bool* poison = out.storage.poison.data();
+  if (access.active < access.lanes) {
+    // The lanes the mask switched off hold `other`, or poison without one.
+    try {
+      const batch::values_t<OtherE> other(o);
+      using OV = batch::values_t<OtherE>;
+      const bool* on = access.on.data();
+      batch::with_poison(other, [&](auto poison_of) {
+        batch::broadcast_loop<S, typename OV::shape>::run([&](long long i, long long j) {
+          if (on[i]) return;
+          values[i] = static_cast<Elem>(batch::lane_at(other, j));
+          poison[i] = !has_other || poison_of(j);
+        });
+      });
+    } catch (const sim::kernel_error&) {
+      return false;
+    }
+  }
+
+  // Clean: from here on, the load happens.
+  buf.counters.loads += access.active;
+  buf.program_loads += access.active;
+  buf.counters.masked_loads += access.lanes - access.active;
+  auto& c = buf.counters;
+  const Elem* data = static_cast<const Elem*>(buf.data());
+  if (access.whole_rows) {
+    shadow.read(access.starts.data(), access.rows, access.row, me, c.max_element_reads,
+                c.max_program_element_reads);
+    // memcpy and memset rather than loops: fast also where the kernel is compiled without
+    // vectorization (the puzzle modules are built at -O1).
+    for (long long r = 0; r < access.rows; ++r)
+      std::memcpy(values + r * access.row, data + access.starts[r], access.row * sizeof(Elem));
+    std::memset(poison, 0, access.lanes * sizeof(bool));
+  } else {
+    shadow.read(access.active_offset.data(), access.active, 1, me, c.max_element_reads,
+                c.max_program_element_reads);
+    for (long long i = 0; i < access.lanes; ++i) {
+      if (!access.on[i]) continue;
+      values[i] = data[access.offset[i]];
+      poison[i] = false;
+    }
+  }
+  return true;
+}
+
+// The values a store writes, as the element type, for every lane: in place when they are a
+// data tile of that type and shape already.
+template <class Elem, class S, class V>
+class store_values {
+  using VV = batch::values_t<V>;
+
+ public:
+  static constexpr bool in_place = std::is_same_v<typename VV::shape, S> &&
+                                   std::is_same_v<typename VV::stored, Elem> &&
+                                   std::is_same_v<typename VV::lane, Elem>;
+
+  // False when an active lane is poison.
+  bool convert(const V& v, const bool* on) {
+    v_.emplace(v);
+    if (v_->any_poison()) {
+      bool poisoned = false;
+      const bool* p = v_->poison();
+      batch::broadcast_loop<S, typename VV::shape>::run(
+          [&](long long i, long long j) { poisoned |= (!on || on[i]) & p[j]; });
+      if (poisoned) return false;
+    }
+    if constexpr (!in_place) {
+      Elem* out = converted_.data();
+      batch::for_each_broadcast<S>(*v_, [&](long long i, typename VV::lane x) {
+        out[i] = (!on || on[i]) ? op::cast_to<Elem>{}(x) : Elem{};
+      });
+    }
+    return true;
+  }
+  const Elem* data() const {
+    if constexpr (in_place) return v_->values();
+    else return converted_.data();
+  }
+
+ private:
+  std::optional<VV> v_;
+  batch::lane_array<Elem, in_place ? 1 : S::size> converted_;
+};
+
+// The bulk store; false, with nothing changed, when the lane-by-lane store must run instead.
+template <class Elem, class S, class PE, class V, class MaskE>
+bool store_in_bulk(const PE& pe, const V& v, const MaskE& m, sim::buffer& buf, int me) {
+  tile_access<S> access;
+  store_values<Elem, S, V> values;
+  try {
+    if (!gather(pe, m, buf, access)) return false;
+    if (!values.convert(v, access.whole_rows ? nullptr : access.on.data())) return false;
+  } catch (const sim::kernel_error&) {
+    return false;
+  }
+  sim::shadow_state& shadow = buf.shadow;
+  const bool writable =
+      access.whole_rows
+          ? shadow.writable(access.starts.data(), access.rows, access.row, me)
+          : shadow.writable(access.active_offset.data(), access.active, 1, me);
+  if (!writable) return false;
+
+  // Clean: from here on, the store happens.
+  buf.counters.stores += access.active;
+  buf.program_stores += access.active;
+  buf.counters.masked_stores += access.lanes - access.active;
+  Elem* data = static_cast<Elem*>(buf.data());
+  const Elem* source = values.data();
+  if (access.whole_rows) {
+    shadow.write(access.starts.data(), access.rows, access.row, me,
+                 buf.counters.max_element_writes);
+    for (long long r = 0; r < access.rows; ++r)
+      std::memcpy(data + access.starts[r], source + r * access.row, access.row * sizeof(Elem));
+  } else {
+    shadow.write(access.active_offset.data(), access.active, 1, me,
+                 buf.counters.max_element_writes);
+    for (long long i = 0; i < access.lanes; ++i)
+      if (access.on[i]) data[access.offset[i]] = source[i];
+  }
+  return true;
+}
+
+// Defined below, with the reductions that also use it.
+template <class E>
+sim::poison_origin first_poison_origin(const E& x);
+
+}  // namespace detail
+
 namespace backend {
 
-// Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
-// when there is no `other`.
+// The lane-by-lane load: the reference for load_in_bulk, and what words its diagnostics.
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
-auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location& loc) {
+void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffer* buf, int me,
+                       const std::source_location& loc, data_tile<Elem, S>& out) {
   using OS = shape_of_t<OtherE>;
-  auto& ctx = sim::current_context();
-  ctx.tick(loc);
-  sim::buffer* buf = pe.base.address.buf;
-  if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
   const Elem* data = static_cast<const Elem*>(buf->data());
-  const int me = ctx.linear_program;
-
-  data_tile<Elem, S> out(detail::uninitialized_t{});
   auto& values = out.storage;
   values.origin = {};
   const bool trace_other = std::is_floating_point_v<Elem> && has_other && sim::tracing_nonfinite();
@@ -264,7 +756,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
     }
     const long long off = detail::lane_offset<S>(pe, p, i, *buf, check);
     if (off < 0) return;
-    auto& shadow = buf->shadow[off];
+    const auto shadow = buf->shadow[off];
     const int w = shadow.writer;
     if (w == sim::never_written) {
       check.add(check.unwritten, i, p.c, off);
@@ -274,37 +766,46 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
                                      sim::program_string(w) + " in this launch");
     ++buf->counters.loads;
     ++buf->program_loads;
-    if (shadow.reader != me) {
-      if (shadow.reader >= 0) {
-        // Another program read it first: remember it for the race check in store, and keep
-        // its per-element read count before starting this program's.
-        shadow.earlier_reader = shadow.reader;
-        buf->counters.max_program_element_reads =
-            std::max<int>(buf->counters.max_program_element_reads, shadow.program_reads);
-      }
-      shadow.reader = me;
-      shadow.program_reads = 0;
-    }
-    if (shadow.program_reads != 0xffff) ++shadow.program_reads;
-    if (shadow.reads != 0xffff) ++shadow.reads;
+    buf->shadow.read(&off, 1, 1, me, buf->counters.max_element_reads,
+                     buf->counters.max_program_element_reads);
     values.value(i) = data[off];
     values.poisoned(i) = false;
   });
   check.raise_if_any();
-  return out;
 }
 
-// Stores one element per active lane; masked-off lanes write nothing.
-template <class Elem, class S, class PE, class V, class MaskE>
-void store(const PE& pe, const V& v, const MaskE& m, const std::source_location& loc) {
-  using VS = shape_of_t<V>;
+// Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
+// when there is no `other`.
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location& loc) {
   auto& ctx = sim::current_context();
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
-  if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
-  Elem* data = static_cast<Elem*>(buf->data());
+  if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
+  if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, false);
   const int me = ctx.linear_program;
+  data_tile<Elem, S> out(detail::uninitialized_t{});
+  if (ctx.lane_by_lane || !detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out)) {
+    load_lane_by_lane<Elem, S, has_other>(pe, m, o, buf, me, loc, out);
+  } else {
+    // Poison in a load comes only from lanes switched off: its own, or its `other`'s.
+    out.storage.origin = {};
+    if (batch::any_set(out.storage.poison.data(), S::size)) {
+      if constexpr (has_other)
+        out.storage.origin = detail::first_poison_origin(o);
+      else
+        out.storage.origin = {"the masked load without `other`", loc};
+    }
+  }
+  return out;
+}
 
+// The lane-by-lane store: the reference for store_in_bulk, and what words its diagnostics.
+template <class Elem, class S, class PE, class V, class MaskE>
+void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* buf, int me,
+                        const std::source_location& loc) {
+  using VS = shape_of_t<V>;
+  Elem* data = static_cast<Elem*>(buf->data());
   sim::access_check check("stores to", *buf, loc, S::rank);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto lane = detail::mask_lane<S>(m, p, i, check);
@@ -321,7 +822,7 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
       check.note_origin(walk::poison_origin_of(v, pv));
       return;
     }
-    auto& shadow = buf->shadow[off];
+    const auto shadow = buf->shadow[off];
     const int w = shadow.writer;
     if (w >= 0 && w != me) {
       check.add(check.race_ww, i, p.c, off, "already written by program " + sim::program_string(w));
@@ -336,11 +837,23 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
     }
     ++buf->counters.stores;
     ++buf->program_stores;
-    shadow.writer = me;
-    if (shadow.writes != 0xffff) ++shadow.writes;
+    buf->shadow.write(&off, 1, 1, me, buf->counters.max_element_writes);
     data[off] = op::cast_to<Elem>{}(v.eval(pv));
   });
   check.raise_if_any();
+}
+
+// Stores one element per active lane; masked-off lanes write nothing.
+template <class Elem, class S, class PE, class V, class MaskE>
+void store(const PE& pe, const V& v, const MaskE& m, const std::source_location& loc) {
+  auto& ctx = sim::current_context();
+  ctx.tick(loc);
+  sim::buffer* buf = pe.base.address.buf;
+  if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
+  if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, true);
+  const int me = ctx.linear_program;
+  if (ctx.lane_by_lane || !detail::store_in_bulk<Elem, S>(pe, v, m, *buf, me))
+    store_lane_by_lane<Elem, S>(pe, v, m, buf, me, loc);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -370,6 +883,21 @@ inline void check_fold_step(A before, B v, R acc, const std::source_location& lo
   }
 }
 
+// The origin of the first poisoned lane of x, row-major: what the lane-by-lane path records.
+template <class E>
+sim::poison_origin first_poison_origin(const E& x) {
+  using S = shape_of_t<E>;
+  sim::poison_origin origin;
+  bool found = false;
+  for_each_pos<S>([&](const pos<S::rank>& p, long long) {
+    if (!found && x.poison(p)) {
+      found = true;
+      origin = walk::poison_origin_of(x, p);
+    }
+  });
+  return origin;
+}
+
 // The step of a dot product that first made a NaN or an infinity, for the nan-inf report: a
 // product (0 * inf) or the running sum (inf - inf, overflow).
 inline void note_dot_nonfinite(const float* a, const float* b, int stride_b, int K, float start,
@@ -386,13 +914,9 @@ inline void note_dot_nonfinite(const float* a, const float* b, int stride_b, int
 
 namespace backend {
 
-template <class Op, int Axis, bool Keep, class E>
-auto reduce(const E& x, const std::source_location& loc) {
+template <class Op, int Axis, bool Keep, class E, class T, class R>
+void reduce_lane_by_lane(const E& x, data_tile<T, R>& out, const std::source_location& loc) {
   using S = shape_of_t<E>;
-  using T = reduced_value_t<Op, value_of_t<E>>;
-  using R = reduced_shape_t<S, Axis, Keep>;
-  sim::current_context().tick(loc);
-  data_tile<T, R> out(detail::uninitialized_t{});
   detail::for_each_pos<R>([&](const pos<R::rank>& q, long long i) {
     pos<S::rank> p{};
     p.slot = -1;
@@ -421,6 +945,214 @@ auto reduce(const E& x, const std::source_location& loc) {
     out.storage.value(i) = static_cast<T>(acc);
     out.storage.poisoned(i) = poisoned;
   });
+}
+
+namespace bulk {
+
+// Every lane of x over its whole shape S, in row-major order, as its lane type.
+template <class E>
+class full_lanes {
+  using V = batch::values_t<E>;
+  using S = shape_of_t<E>;
+
+ public:
+  using lane = typename V::lane;
+  static constexpr bool in_place =
+      std::is_same_v<typename V::shape, S> && std::is_same_v<typename V::stored, lane>;
+
+  explicit full_lanes(const E& x) : v_(x) {
+    if constexpr (!in_place) {
+      batch::for_each_broadcast<S>(v_, [&](long long o, lane value) { values_[o] = value; });
+      if (v_.any_poison()) batch::broadcast_poison<S>(v_, poison_.data());
+    }
+  }
+  const lane* values() const {
+    if constexpr (in_place) return v_.values();
+    else return values_.data();
+  }
+  bool any_poison() const { return v_.any_poison(); }
+  const bool* poison() const {
+    if constexpr (in_place) return v_.poison();
+    else return poison_.data();
+  }
+
+ private:
+  V v_;
+  batch::lane_array<lane, in_place ? 1 : S::size> values_;
+  batch::lane_array<bool, in_place ? 1 : S::size> poison_;
+};
+
+// G rows of K lanes each folded with Op, in order of k, side by side: G independent chains keep
+// G operations in flight instead of waiting on one.
+template <class Op, long long G, class L, class T, class Lane>
+inline void fold_rows(const Lane* v, long long K, T* out) {
+  L acc[G];
+  for (long long g = 0; g < G; ++g) acc[g] = v[g * K];
+  for (long long k = 1; k < K; ++k)
+    for (long long g = 0; g < G; ++g)
+      acc[g] = static_cast<L>(batch::branch_free_t<Op>{}(acc[g], v[g * K + k]));
+  for (long long g = 0; g < G; ++g) out[g] = static_cast<T>(acc[g]);
+}
+
+// A fold of G rows (4 or 8) of K floats each with Op (add, maximum or minimum), in order of k,
+// the G accumulators in vectors of 4, after a transposed copy of the rows. Each vector lane does
+// what the lane-by-lane fold does: a float addition, or batch::ieee_extreme's integer form (the
+// bits of IEEE maximum and minimum). Written with vector types rather than left to the
+// vectorizer, so that the puzzle modules (-O1) get it too.
+template <class Op, long long K, long long G>
+inline void fold_rows_in_vectors(const float* v, float* out) {
+  static_assert(G == 4 || G == 8);
+  typedef std::int32_t ints4 __attribute__((vector_size(16)));
+  typedef float floats4 __attribute__((vector_size(16)));
+  using B = batch::float_bits<float>;
+  alignas(16) float column[K][G];
+  for (long long g = 0; g < G; ++g)
+    for (long long k = 0; k < K; ++k) column[k][g] = v[g * K + k];
+  auto step = [](floats4 acc, floats4 next) -> floats4 {
+    if constexpr (std::is_same_v<Op, op::add>) {
+      return acc + next;
+    } else {
+      constexpr bool larger = std::is_same_v<Op, op::maximum>;
+      ints4 a, b;
+      std::memcpy(&a, &acc, sizeof a);
+      std::memcpy(&b, &next, sizeof b);
+      const ints4 ka = a ^ ((a >> 31) & B::magnitude);
+      const ints4 kb = b ^ ((b >> 31) & B::magnitude);
+      const ints4 take_b = larger ? (ka < kb) : (kb < ka);
+      const ints4 nan = ((a & B::magnitude) > B::infinity) | ((b & B::magnitude) > B::infinity);
+      const ints4 r = (b & take_b) | (a & ~take_b);
+      const ints4 out4 = (nan & B::quiet_nan) | (r & ~nan);
+      floats4 f;
+      std::memcpy(&f, &out4, sizeof f);
+      return f;
+    }
+  };
+  constexpr long long vectors = G / 4;
+  floats4 acc[vectors];
+  std::memcpy(acc, &column[0][0], sizeof acc);
+  for (long long k = 1; k < K; ++k) {
+    floats4 next[vectors];
+    std::memcpy(next, &column[k][0], sizeof next);
+    for (long long i = 0; i < vectors; ++i) acc[i] = step(acc[i], next[i]);
+  }
+  std::memcpy(out, acc, sizeof acc);
+}
+
+// The IEEE maximum (Larger) or minimum of a row of K floats, 16 running extremes at once.
+//
+// Unlike a sum, this fold gives the same bits in any order: batch::ieee_extreme returns the
+// quiet NaN as soon as either operand is NaN, else the operand with the larger (smaller) key in a
+// total order of the bit patterns (-0 below +0), and equal keys are equal bits. So the result is
+// the quiet NaN if any lane is NaN, else the row's extreme in that order, however the lanes are
+// grouped: the lane-by-lane fold's bits, from chains that do not wait on each other.
+template <bool Larger, long long K>
+inline float extreme_of_row(const float* v) {
+  static_assert(K >= 16);
+  typedef std::int32_t ints4 __attribute__((vector_size(16)));
+  using B = batch::float_bits<float>;
+  auto step = [](ints4 a, ints4 b) {
+    const ints4 ka = a ^ ((a >> 31) & B::magnitude);
+    const ints4 kb = b ^ ((b >> 31) & B::magnitude);
+    const ints4 take_b = Larger ? (ka < kb) : (kb < ka);
+    const ints4 nan = ((a & B::magnitude) > B::infinity) | ((b & B::magnitude) > B::infinity);
+    const ints4 r = (b & take_b) | (a & ~take_b);
+    return (nan & B::quiet_nan) | (r & ~nan);
+  };
+  ints4 acc[4];
+  std::memcpy(acc, v, sizeof acc);
+  long long k = 16;
+  for (; k + 16 <= K; k += 16) {
+    ints4 next[4];
+    std::memcpy(next, v + k, sizeof next);
+    for (int a = 0; a < 4; ++a) acc[a] = step(acc[a], next[a]);
+  }
+  float lanes[16];
+  std::memcpy(lanes, acc, sizeof lanes);
+  float r = lanes[0];
+  for (int i = 1; i < 16; ++i) r = batch::ieee_extreme<float, Larger>(r, lanes[i]);
+  if constexpr (K % 16 != 0)
+    for (; k < K; ++k) r = batch::ieee_extreme<float, Larger>(r, v[k]);
+  return r;
+}
+
+}  // namespace bulk
+
+template <class Op, int Axis, bool Keep, class E, class T, class R>
+bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
+  using S = shape_of_t<E>;
+  using L = lane_t<T>;
+  constexpr long long K = S::dim(Axis), inner = S::stride(Axis), outer = S::size / (K * inner);
+  try {
+    const bulk::full_lanes<E> lanes(x);
+    const auto* v = lanes.values();
+    T* values = out.storage.values.data();
+    constexpr bool vector_op = std::is_same_v<Op, op::add> || std::is_same_v<Op, op::maximum> ||
+                               std::is_same_v<Op, op::minimum>;
+    constexpr bool extreme = std::is_same_v<Op, op::maximum> || std::is_same_v<Op, op::minimum>;
+    if constexpr (inner == 1 && K >= 16 && extreme &&
+                  std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
+                  std::is_same_v<T, float>) {
+      for (long long o = 0; o < outer; ++o)
+        values[o] = bulk::extreme_of_row<std::is_same_v<Op, op::maximum>, K>(v + o * K);
+    } else if constexpr (inner == 1 && outer >= 4 && K <= 1024 && vector_op &&
+                  std::is_same_v<std::remove_cvref_t<decltype(*v)>, float> &&
+                  std::is_same_v<T, float>) {
+      constexpr long long G = outer >= 8 ? 8 : 4;
+      constexpr long long whole = outer / G * G;
+      for (long long o = 0; o < whole; o += G)
+        bulk::fold_rows_in_vectors<Op, K, G>(v + o * K, values + o);
+      if constexpr (whole < outer)
+        for (long long o = whole; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
+    } else if constexpr (inner == 1) {
+      constexpr long long G = outer < 8 ? outer : 8;
+      constexpr long long whole = outer / G * G;
+      for (long long o = 0; o < whole; o += G) bulk::fold_rows<Op, G, L>(v + o * K, K, values + o);
+      if constexpr (whole < outer)
+        for (long long o = whole; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
+    } else {
+      // Output lane o * inner + j folds lanes (o, k, j) for k in order; the j are independent.
+      for (long long o = 0; o < outer; ++o) {
+        L acc[inner];
+        const long long base = o * K * inner;
+        for (long long j = 0; j < inner; ++j) acc[j] = v[base + j];
+        for (long long k = 1; k < K; ++k)
+          for (long long j = 0; j < inner; ++j)
+            acc[j] = static_cast<L>(batch::branch_free_t<Op>{}(acc[j], v[base + k * inner + j]));
+        for (long long j = 0; j < inner; ++j) values[o * inner + j] = static_cast<T>(acc[j]);
+      }
+    }
+    bool* poison = out.storage.poison.data();
+    if (lanes.any_poison()) {
+      const bool* p = lanes.poison();
+      for (long long o = 0; o < outer; ++o)
+        for (long long j = 0; j < inner; ++j) {
+          bool any = false;
+          for (long long k = 0; k < K; ++k) any = any | p[(o * K + k) * inner + j];
+          poison[o * inner + j] = any;
+        }
+    } else {
+      std::memset(poison, 0, R::size * sizeof(bool));
+    }
+    return true;
+  } catch (const sim::kernel_error&) {
+    return false;
+  }
+}
+
+template <class Op, int Axis, bool Keep, class E>
+auto reduce(const E& x, const std::source_location& loc) {
+  using S = shape_of_t<E>;
+  using T = reduced_value_t<Op, value_of_t<E>>;
+  using R = reduced_shape_t<S, Axis, Keep>;
+  sim::current_context().tick(loc);
+  data_tile<T, R> out(detail::uninitialized_t{});
+  out.storage.origin = {};
+  // Integer sums lane by lane, where each step is checked for int32.
+  constexpr bool checked_steps = is_integer_lane_v<T> && std::is_same_v<Op, op::add>;
+  if (checked_steps || sim::lane_by_lane() || !reduce_in_bulk<Op, Axis, Keep>(x, out))
+    reduce_lane_by_lane<Op, Axis, Keep>(x, out, loc);
+  else if (batch::any_set(out.storage.poison.data(), R::size))
+    out.storage.origin = detail::first_poison_origin(x);
   return out;
 }
 
@@ -432,16 +1164,33 @@ auto reduce_all(const E& x, const std::source_location& loc) {
   lane_t<T> acc{};
   bool poisoned = false;
   sim::poison_origin origin;
-  detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
-    const auto v = x.eval(p);
-    const auto before = acc;
-    acc = i == 0 ? v : static_cast<lane_t<T>>(Op{}(acc, v));
-    if (i != 0) detail::check_fold_step<Op>(before, v, acc, loc);
-    if (x.poison(p) && !poisoned) {
-      poisoned = true;
-      origin = walk::poison_origin_of(x, p);
-    }
-  });
+  bool done = false;
+  try {
+    constexpr bool checked_steps = is_integer_lane_v<T> && std::is_same_v<Op, op::add>;
+    if (checked_steps || sim::lane_by_lane()) throw sim::kernel_error({});
+    const bulk::full_lanes<E> lanes(x);
+    const auto* v = lanes.values();
+    for (long long i = 0; i < S::size; ++i)
+      acc = i == 0 ? v[i] : static_cast<lane_t<T>>(batch::branch_free_t<Op>{}(acc, v[i]));
+    poisoned = lanes.any_poison() && batch::any_set(lanes.poison(), S::size);
+    if (poisoned) origin = detail::first_poison_origin(x);
+    done = true;
+  } catch (const sim::kernel_error&) {
+  }
+  if (!done) {
+    acc = lane_t<T>{};
+    poisoned = false;
+    detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
+      const auto v = x.eval(p);
+      const auto before = acc;
+      acc = i == 0 ? v : static_cast<lane_t<T>>(Op{}(acc, v));
+      if (i != 0) detail::check_fold_step<Op>(before, v, acc, loc);
+      if (x.poison(p) && !poisoned) {
+        poisoned = true;
+        origin = walk::poison_origin_of(x, p);
+      }
+    });
+  }
   data_tile<T, shape<>> out(detail::uninitialized_t{});
   out.storage.value(0) = static_cast<T>(acc);
   out.storage.poisoned(0) = poisoned;
@@ -449,39 +1198,79 @@ auto reduce_all(const E& x, const std::source_location& loc) {
   return out;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Matrix product with fp32 accumulation: a [M, K] @ b [K, N] (+ acc [M, N]).
 
-// Each output lane starts from acc and adds the K products in order of k, in float.
+namespace bulk {
+template <std::size_t N>
+bool any_of(const std::array<bool, N>& flags) {
+  return batch::any_set(flags.data(), static_cast<long long>(N));
+}
+
+// An operand of dot as a float data tile: itself when it is one, else converted (exactly, for
+// float16 and bfloat16 operands).
+template <class S, class E>
+class float_operand {
+ public:
+  explicit float_operand(const E& e) : tile_(detail::uninitialized_t{}) { assign(tile_, e); }
+  const backend::data_tile<float, S>& get() const { return tile_; }
+
+ private:
+  backend::data_tile<float, S> tile_;
+};
+template <class S>
+class float_operand<S, backend::data_tile<float, S>> {
+ public:
+  explicit float_operand(const backend::data_tile<float, S>& t) : tile_(t) {}
+  const backend::data_tile<float, S>& get() const { return tile_; }
+
+ private:
+  const backend::data_tile<float, S>& tile_;
+};
+}  // namespace bulk
+
+// Each output lane starts from acc and adds the K products in order of k, in float: the order
+// and roundings of the lane-by-lane loop, whatever the vector width (simulator/dot.hpp).
 template <int M, int N, int K, class A, class B, class C>
 auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) {
   sim::current_context().tick(loc);
-  // Poison flows per row of a and column of b.
-  std::array<bool, M> row_poison{};
-  std::array<bool, N> col_poison{};
-  data_tile<float, shape<M, K>> fa(a);
-  data_tile<float, shape<K, N>> fb(b);
-  const auto& va = fa.storage;
-  const auto& vb = fb.storage;
-  for (int i = 0; i < M; ++i)
-    for (int k = 0; k < K; ++k) row_poison[i] = row_poison[i] || va.poisoned(i * K + k);
-  for (int k = 0; k < K; ++k)
-    for (int j = 0; j < N; ++j) col_poison[j] = col_poison[j] || vb.poisoned(k * N + j);
-  data_tile<float, shape<M, N>> out(acc);
+  const bulk::float_operand<shape<M, K>, std::remove_cvref_t<A>> fa(a);
+  const bulk::float_operand<shape<K, N>, std::remove_cvref_t<B>> fb(b);
+  const auto& va = fa.get().storage;
+  const auto& vb = fb.get().storage;
+  const bulk::float_operand<shape<M, N>, std::remove_cvref_t<C>> facc(acc);
+  data_tile<float, shape<M, N>> out(detail::uninitialized_t{});
   auto& vo = out.storage;
+  vo.poison = facc.get().storage.poison;
+  vo.origin = facc.get().storage.origin;
   if (!vo.origin.what) vo.origin = va.origin.what ? va.origin : vb.origin;
-  const bool trace = sim::tracing_nonfinite();
-  for (int i = 0; i < M; ++i) {
-    for (int j = 0; j < N; ++j) {
-      float s = vo.value(i * N + j);
-      for (int k = 0; k < K; ++k) s += va.value(i * K + k) * vb.value(k * N + j);
-      if (trace && !std::isfinite(s)) [[unlikely]]
-        detail::note_dot_nonfinite(va.values.data() + i * K, vb.values.data() + j, N, K,
-                                   vo.value(i * N + j), loc);
-      vo.value(i * N + j) = s;
-      vo.poisoned(i * N + j) = vo.poisoned(i * N + j) || row_poison[i] || col_poison[j];
-    }
+  const float* pa = va.values.data();
+  const float* pb = vb.values.data();
+  const float* pacc = facc.get().storage.values.data();
+  if (sim::lane_by_lane()) {
+    // The reference: one output lane at a time, its K products added in order of k.
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        float sum = pacc[i * N + j];
+        for (int k = 0; k < K; ++k) sum += pa[i * K + k] * pb[k * N + j];
+        if (sim::tracing_nonfinite() && !std::isfinite(sum)) [[unlikely]]
+          detail::note_dot_nonfinite(pa + i * K, pb + j, N, K, pacc[i * N + j], loc);
+        vo.values[i * N + j] = sum;
+      }
+  } else {
+    sim::dot_accumulate(pa, pb, pacc, vo.values.data(), M, N, K);
+  }
+  // Poison flows per row of a and column of b.
+  if (bulk::any_of(va.poison) || bulk::any_of(vb.poison)) {
+    std::array<bool, M> row_poison{};
+    std::array<bool, N> col_poison{};
+    for (int i = 0; i < M; ++i)
+      for (int k = 0; k < K; ++k) row_poison[i] = row_poison[i] | va.poison[i * K + k];
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < N; ++j) col_poison[j] = col_poison[j] | vb.poison[k * N + j];
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        vo.poison[i * N + j] = vo.poison[i * N + j] | row_poison[i] | col_poison[j];
   }
   return out;
 }

@@ -2,17 +2,23 @@
 
 #include <algorithm>
 #include <sstream>
+#include <utility>
 
 namespace tl::sim {
 
+namespace {
+long long element_count(const std::vector<long long>& shape) {
+  long long n = 1;
+  for (long long d : shape) n *= d;
+  return n;
+}
+}  // namespace
+
 buffer::buffer(std::string name, std::vector<long long> shape, const char* dtype,
                std::size_t elem_size, void* data, bool initialized)
-    : name_(std::move(name)), shape_(std::move(shape)), dtype_(dtype), elem_size_(elem_size),
-      data_(data) {
-  count_ = 1;
-  for (long long d : shape_) count_ *= d;
-  shadow.assign(count_, element{initialized ? written_by_host : never_written});
-}
+    : shadow(element_count(shape), initialized ? written_by_host : never_written),
+      name_(std::move(name)), shape_(std::move(shape)), dtype_(dtype), elem_size_(elem_size),
+      data_(data), count_(shadow.size()) {}
 
 std::string buffer::describe() const {
   std::ostringstream s;
@@ -43,9 +49,6 @@ void buffer::end_program() {
   program_stores = 0;
 }
 
-long long buffer::unwritten_count() const {
-  return std::count_if(shadow.begin(), shadow.end(),
-                       [](const element& e) { return e.writer == never_written; });
-}
+long long buffer::unwritten_count() const { return shadow.count_written_by(never_written); }
 
 }  // namespace tl::sim

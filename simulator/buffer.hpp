@@ -1,17 +1,15 @@
 // Checked allocations: every buffer a simulated kernel receives, with its shadow state and counters.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-namespace tl::sim {
+#include "simulator/shadow.hpp"
 
-// Who last wrote an element.
-inline constexpr int written_by_host = -2;  // an input, set before the launch
-inline constexpr int never_written = -1;    // poison: outputs start this way, never as zero
-inline constexpr int nobody = -1;           // no program has read the element yet
+namespace tl::sim {
 
 struct buffer_counters {
   long long loads = 0;            // active lanes loaded
@@ -45,17 +43,10 @@ class buffer {
   // Buffer coordinates of an element offset inside the buffer, like "[1, 37]".
   std::string coords_of(long long offset) const;
 
-  // Shadow state, one per element, kept together so a lane's checks touch one cache line.
-  struct element {
-    int writer;                   // program that last wrote it, or written_by_host/never_written
-    int reader = nobody;          // program that last read it
-    int earlier_reader = nobody;  // another program that read it before `reader`
-    std::uint16_t reads = 0;          // saturating load count
-    std::uint16_t program_reads = 0;  // loads by the program in `reader`, saturating
-    std::uint16_t writes = 0;         // saturating store count
-  };
-  std::vector<element> shadow;
+  shadow_state shadow;
 
+  // Kept up to date by every load and store: max_element_reads, max_element_writes and
+  // max_program_element_reads are running maxima of the shadow state's counts.
   buffer_counters counters;
   long long program_loads = 0;   // this program's, folded into counters at its end
   long long program_stores = 0;

@@ -24,6 +24,8 @@ context& current_context() {
 
 void set_current_context(context* ctx) { current = ctx; }
 
+bool lane_by_lane() { return current && current->lane_by_lane; }
+
 std::string program_string(const std::array<int, 3>& program) {
   std::ostringstream s;
   s << "(" << program[0] << ", " << program[1] << ", " << program[2] << ")";

@@ -25,6 +25,7 @@ struct progress_tracker {
 
   void note(const std::source_location& loc);
 };
+class access_trace;
 
 struct context {
   std::array<int, 3> program{0, 0, 0};
@@ -32,9 +33,12 @@ struct context {
   int linear_program = 0;
   unsigned long long ops = 0;
   unsigned long long op_budget = 0;
+  bool lane_by_lane = false;  // every operation through the reference path (launch_options)
   std::source_location last_op{};
   progress_tracker* tracker = nullptr;
   nonfinite_trace* nonfinite = nullptr;  // set while the launch traces NaN and infinities
+  access_trace* trace = nullptr;  // set when the launch records which elements programs touch
+  std::string* print_output = nullptr;  // where tl::print writes, when the launch collects it
 
   // Counts one tile operation against the program's budget: a loop that never ends stops here.
   void tick(const std::source_location& loc);
@@ -50,6 +54,8 @@ struct context {
 context& current_context();
 const context* current_context_or_null();
 void set_current_context(context* ctx);
+// Whether this thread's launch runs every operation lane by lane; false outside a launch.
+bool lane_by_lane();
 
 // "kernels/vector_add.hpp:14", relative to the project when the file is inside it.
 std::string source_string(const std::source_location& loc);

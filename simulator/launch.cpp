@@ -46,6 +46,9 @@ void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& o
   ctx.grid = grid;
   ctx.op_budget = options.op_budget;
   ctx.tracker = tracker;
+  ctx.trace = options.trace;
+  ctx.print_output = options.print_output;
+  ctx.lane_by_lane = options.lane_by_lane;
 }
 
 void enter_program(context& ctx, int linear) {
@@ -80,16 +83,11 @@ diagnostic crash_diagnostic(const context& ctx, const std::string& what) {
 
 void finish_launch(const std::vector<buffer*>& buffers) {
   if (tracker) tracker->program = {-1, -1, -1};
+  // The per-element maxima are kept up to date by every load and store (buffer_counters).
   for (buffer* b : buffers) {
     auto& c = b->counters;
     c.load_bytes = c.loads * static_cast<long long>(b->elem_size());
     c.store_bytes = c.stores * static_cast<long long>(b->elem_size());
-    // The load that changed an element's reader folded the earlier reader's count already.
-    for (const auto& e : b->shadow) {
-      c.max_element_reads = std::max<int>(c.max_element_reads, e.reads);
-      c.max_program_element_reads = std::max<int>(c.max_program_element_reads, e.program_reads);
-      c.max_element_writes = std::max<int>(c.max_element_writes, e.writes);
-    }
   }
 }
 

@@ -12,6 +12,7 @@
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
 #include "simulator/diagnostic.hpp"
+#include "simulator/trace.hpp"
 
 namespace tl::sim {
 
@@ -27,6 +28,11 @@ struct launch_options {
   // checker reruns a case that ended in nan-inf with this on, to name the cause.
   bool trace_nonfinite = false;
   int trace_program = -1;  // only in this program (linear id), -1 for every program
+  access_trace* trace = nullptr;  // when set, records every lane of every load and store
+  std::string* print_output = nullptr;  // when set, collects what tl::print prints
+  // Run every operation lane by lane, the reference the bulk path must agree with bit for bit
+  // (tests/simulator_bulk.cpp). Many times slower; diagnostics and results are the same.
+  bool lane_by_lane = false;
 };
 
 struct launch_result {
@@ -68,6 +74,7 @@ launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
     result.nonfinite.only_program = options.trace_program;
     ctx.nonfinite = &result.nonfinite;
   }
+  if (options.trace) options.trace->begin_launch(grid, buffers);
   set_current_context(&ctx);
   const long long count = 1LL * grid[0] * grid[1] * grid[2];
   for (int linear : program_order(count, options)) {

@@ -23,7 +23,22 @@ std::vector<tp::kernel_entry> entries_for(tp::block_list<Blocks...>) {
       [&] {
         using K = tp::instantiate_t<Kernel, Blocks>;
         tp::check_kernel_signature<K, typename Binding::signature>();
-        entries.push_back(tp::kernel_entry{Blocks::values(), &tp::sim_launch<K>,
+        entries.push_back(tp::kernel_entry{Blocks::values(), Blocks::dtype, &tp::sim_launch<K>,
+                                           &tp::sim_launch<K>});
+      }(),
+      ...);
+  return entries;
+}
+
+// The same for a kernel templated on its element type first (template <class T, int...>).
+template <template <class, int...> class Kernel, class Binding, class... Blocks>
+std::vector<tp::kernel_entry> typed_entries_for(tp::block_list<Blocks...>) {
+  std::vector<tp::kernel_entry> entries;
+  (
+      [&] {
+        using K = tp::instantiate_typed_t<Kernel, Blocks>;
+        tp::check_kernel_signature<K, tp::signature_of_t<Binding, Blocks>>();
+        entries.push_back(tp::kernel_entry{Blocks::values(), Blocks::dtype, &tp::sim_launch<K>,
                                            &tp::sim_launch<K>});
       }(),
       ...);
@@ -43,6 +58,20 @@ tp::puzzle_spec puzzle_with(const char* id) {
   return spec;
 }
 
+template <template <class, int...> class Kernel, class Binding>
+tp::puzzle_spec typed_puzzle_with(const char* id) {
+  const tp::puzzle_spec* original = tp::find_puzzle(id);
+  REQUIRE(original != nullptr);
+  tp::puzzle_spec spec = *original;
+  spec.kernels = typed_entries_for<Kernel, Binding>(typename Binding::configs{});
+  REQUIRE(spec.kernels.size() == original->kernels.size());
+  for (std::size_t i = 0; i < spec.kernels.size(); ++i) {
+    REQUIRE(spec.kernels[i].blocks == original->kernels[i].blocks);
+    REQUIRE(spec.kernels[i].dtype == original->kernels[i].dtype);
+  }
+  return spec;
+}
+
 inline tp::puzzle_report check(const tp::puzzle_spec& spec, tp::check_options options = {}) {
   tp::puzzle_report report = tp::check_puzzle(spec, options);
   UNSCOPED_INFO("report: " << tp::report_line(report) << "\n" << tp::report_details(report));
@@ -56,6 +85,12 @@ tp::puzzle_report check_as(const char* id, tp::check_options options = {}) {
   static std::deque<tp::puzzle_spec> specs;
   specs.push_back(puzzle_with<Kernel, Binding>(id));
   return check(specs.back(), options);
+}
+
+// Checks Kernel, templated on its element type and block sizes, as the answer to puzzle `id`.
+template <template <class, int...> class Kernel, class Binding>
+tp::puzzle_report check_typed_as(const char* id, tp::check_options options = {}) {
+  return check(typed_puzzle_with<Kernel, Binding>(id), options);
 }
 
 // The one diagnostic of a failed report.

@@ -94,7 +94,6 @@ TEST_CASE("A bad flag or a bad value is a usage error", "[cli]") {
   SECTION("a seed that is not a number") { args = "check --seed abc", culprit = "abc"; }
   SECTION("a timeout that is not positive") { args = "check --timeout 0", culprit = "--timeout"; }
   SECTION("show without a puzzle") { args = "show", culprit = "puzzle"; }
-  SECTION("no command at all") { args = "", culprit = "subcommand"; }
   const auto r = run_cli(args);
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("tilepuzzles: "));
@@ -107,7 +106,7 @@ TEST_CASE("list exits 0 and lists every puzzle with its number and file", "[cli]
   const auto r = run_cli("list");
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
-  REQUIRE(tp::all_puzzles().size() == 14);
+  REQUIRE(tp::all_puzzles().size() == 16);
   for (const tp::puzzle_spec* p : tp::all_puzzles()) {
     INFO(p->id);
     const std::regex line("^ +" + std::to_string(p->number) + " +" + p->id + " .*" +

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/hints.hpp"
 #include "checker/registry.hpp"
 
 namespace {
@@ -23,36 +24,6 @@ std::string read_project_file(const std::string& relative) {
   return text.str();
 }
 
-// The text of the section that starts with `heading` (a whole line), up to the next "## " heading.
-std::string section(const std::string& page, const std::string& heading) {
-  const std::size_t start = page.find("\n" + heading + "\n");
-  if (start == std::string::npos) return {};
-  const std::size_t body = start + heading.size() + 2;
-  const std::size_t end = page.find("\n## ", body);
-  return page.substr(body, end == std::string::npos ? std::string::npos : end - body);
-}
-
-struct hint {
-  std::string summary;
-  std::string body;
-};
-
-// Parses a hints section: folded blocks and nothing else but blank lines between them.
-std::vector<hint> parse_hints(const std::string& text, std::string& leftover) {
-  static const std::regex block(R"(<details><summary>([^<]*)</summary>\n\n([\s\S]*?)\n\n</details>\n)");
-  std::vector<hint> hints;
-  leftover.clear();
-  std::size_t last = 0;
-  for (std::sregex_iterator it(text.begin(), text.end(), block), end; it != end; ++it) {
-    leftover += text.substr(last, it->position() - last);
-    hints.push_back({(*it)[1].str(), (*it)[2].str()});
-    last = it->position() + it->length();
-  }
-  leftover += text.substr(last);
-  leftover = std::regex_replace(leftover, std::regex(R"(\s+)"), "");
-  return hints;
-}
-
 }  // namespace
 
 TEST_CASE("Each puzzle's page has its title and three hints in the folded format",
@@ -62,10 +33,10 @@ TEST_CASE("Each puzzle's page has its title and three hints in the folded format
       const std::string page = read_project_file(spec->doc_file);
       CHECK(page.rfind("# Puzzle " + std::to_string(spec->number) + ": " + spec->id + "\n", 0) ==
             0);
-      const std::string hints_text = section(page, "## Hints");
+      const std::string hints_text = tp::page_section(page, "## Hints");
       REQUIRE_FALSE(hints_text.empty());
       std::string leftover;
-      const auto hints = parse_hints(hints_text, leftover);
+      const auto hints = tp::parse_hints(hints_text, leftover);
       CHECK(leftover.empty());  // nothing in the section but the three blocks
       REQUIRE(hints.size() == 3);
       CHECK(hints[0].summary == "Hint 1: gentle");
@@ -86,14 +57,14 @@ TEST_CASE("The hints parser rejects what is not the format", "[pages]") {
   std::string leftover;
   const std::string good =
       "<details><summary>Hint 1: gentle</summary>\n\nText.\n\n</details>\n";
-  CHECK(parse_hints(good, leftover).size() == 1);
+  CHECK(tp::parse_hints(good, leftover).size() == 1);
   CHECK(leftover.empty());
   // A stray paragraph, a block without its blank lines, and an unclosed block are not hints.
-  parse_hints("Read one at a time.\n\n" + good, leftover);
+  tp::parse_hints("Read one at a time.\n\n" + good, leftover);
   CHECK_FALSE(leftover.empty());
-  CHECK(parse_hints("<details><summary>Hint 1: gentle</summary>\nText.\n</details>\n", leftover)
+  CHECK(tp::parse_hints("<details><summary>Hint 1: gentle</summary>\nText.\n</details>\n", leftover)
             .empty());
-  CHECK(parse_hints("<details><summary>Hint 1: gentle</summary>\n\nText.\n\n", leftover).empty());
+  CHECK(tp::parse_hints("<details><summary>Hint 1: gentle</summary>\n\nText.\n\n", leftover).empty());
 }
 
 TEST_CASE("Each puzzle has a row in both puzzle tables and a stub that names its number",

@@ -36,7 +36,10 @@ void check_generic_counters(const tp::puzzle_spec& spec, const tp::puzzle_report
     const auto& c = report.counters[t];
     INFO("tensor " << ts.name);
     CHECK(c.name == ts.name);
-    CHECK(c.bytes == 4 * (c.loads + c.stores));  // float32 on active lanes only
+    // Active lanes only, at the size of the tensor's dtype in the last kernel entry checked.
+    const tp::dtype d = ts.dtype_for(spec.kernels.back());
+    const long long element_bytes = d == tp::dtype::float16 || d == tp::dtype::bfloat16 ? 2 : 4;
+    CHECK(c.bytes == element_bytes * (c.loads + c.stores));
     if (ts.output) {
       // Each output element is written exactly once and never read back.
       CHECK(c.stores == element_count(ts.shape(report.sizes)));
@@ -149,6 +152,33 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(x.max_element_reads == ceil_div(N1, B1));
     CHECK(x.max_program_element_reads == 1);  // one tile of x and of y per k step
     CHECK(y.max_program_element_reads == 1);
+  } else if (spec.id == "matmul-int4") {
+    const long long N0 = n[0], N1 = n[1], MID = n[2], B0 = b[0], B1 = b[1];
+    // Each program loads its rows of the packed weights, scales and zero points once, and the
+    // activation's columns once: every element once per program that needs it.
+    const auto& w = counters_named(report, "weight");
+    CHECK(w.loads == ceil_div(N1, B1) * N0 * (MID / 8));
+    CHECK(w.max_program_element_reads == 1);
+    CHECK(counters_named(report, "scale").loads == w.loads);
+    CHECK(counters_named(report, "zero").loads == ceil_div(N1, B1) * N0 * (MID / 64));
+    const auto& a = counters_named(report, "activation");
+    CHECK(a.loads == ceil_div(N0, B0) * MID * N1);
+    CHECK(a.max_program_element_reads == 1);
+  } else if (spec.id == "flash-attention") {
+    const long long Z = n[0], H = n[1], N = n[2], D = n[3], B0 = b[0];
+    const bool causal = n[4] != 0;
+    CHECK(counters_named(report, "q").loads == Z * H * N * D);
+    CHECK(counters_named(report, "o").stores == Z * H * N * D);
+    for (const char* name : {"k", "v"}) {
+      INFO("tensor " << name);
+      const auto& c = counters_named(report, name);
+      CHECK(c.max_program_element_reads == 1);  // one pass over the keys
+      // Causal: a program stops after its last query's key; otherwise it reads them all.
+      long long expected = 0;
+      for (long long m = 0; m < ceil_div(N, B0); ++m)
+        expected += causal ? std::min(N, (m + 1) * B0) : N;
+      CHECK(c.loads == Z * H * expected * D);
+    }
   } else {
     FAIL("no puzzle-specific counter checks for " << spec.id
                                                   << ": add what its solution is known to load");

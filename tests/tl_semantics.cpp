@@ -557,10 +557,10 @@ TEST_CASE("dot multiplies [M, K] by [K, N], with and without an accumulator", "[
     shape_ok = std::is_same_v<tl::shape_of_t<decltype(c)>, tl::shape<DM, DN>> &&
                std::is_same_v<tl::value_of_t<decltype(c)>, float>;
     plain = snap(c);
-    tl::tile<float, DM, DN> acc = tl::arange<DM>().col() - tl::arange<DN>().row();
+    tl::tile<float, DM, DN> acc = tl::cast<float>(tl::arange<DM>().col() - tl::arange<DN>().row());
     with_acc = snap(tl::dot(ta, tb, acc));
-    // Lazy int operands are converted to float.
-    lazy = snap(tl::dot((tl::arange<DM>().col() + 2 * tl::arange<DK>().row()) % 5 - 2, tb));
+    // A lazy operand, cast to the other operand's dtype (a and b have one dtype).
+    lazy = snap(tl::dot(tl::cast<float>((tl::arange<DM>().col() + 2 * tl::arange<DK>().row()) % 5 - 2), tb));
   });
   REQUIRE_FALSE(r.error.has_value());
   CHECK(shape_ok);
@@ -587,11 +587,11 @@ TEST_CASE("a tile is assigned from expressions and scalars, broadcasting to its 
     fresh = snap(untouched);
     tl::tile<float, 4> t = 0.5f;
     from_scalar = snap(t);
-    t = tl::arange<4>() * 2;
+    t = tl::cast<float>(tl::arange<4>() * 2);  // a tile keeps its dtype: int needs tl::cast
     from_int_expr = snap(t);
     for (int k = 0; k < 3; ++k) t = t + 1.0f;
     accumulated = snap(t);
-    tl::tile<float, 2, 4> rows = tl::arange<4>().row();
+    tl::tile<float, 2, 4> rows = tl::cast<float>(tl::arange<4>().row());
     broadcast_rows = snap(rows);
   });
   CHECK(fresh.poison == std::vector<bool>(4, true));  // nothing assigned it: poison

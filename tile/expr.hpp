@@ -11,6 +11,7 @@
 #include <source_location>
 #include <type_traits>
 
+#include "tile/dtypes.hpp"
 #include "tile/lanes.hpp"
 #include "tile/shape.hpp"
 
@@ -216,11 +217,12 @@ struct full_expr : expr_base<full_expr<T, S>> {
 };
 
 // Triton's "weak" scalars: a C++ scalar next to a tile takes the tile's type when both are of the
-// same kind, so `x * 0.5` keeps a float tile float and `rows * 2` keeps an int tile int.
+// same kind, so `x * 0.5` keeps a float tile float (and a float16 tile float16) and `rows * 2`
+// keeps an int tile int.
 template <class Scalar, class TileValue>
 using weak_scalar_t = std::conditional_t<
     std::is_same_v<Scalar, bool>, bool,
-    std::conditional_t<std::is_floating_point_v<TileValue>, TileValue,
+    std::conditional_t<is_floating_v<TileValue>, TileValue,
                        std::conditional_t<std::is_floating_point_v<Scalar>, float,
                                           std::conditional_t<std::is_same_v<TileValue, bool>,
                                                              int, TileValue>>>>;

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "tile/config.hpp"
+#include "tile/dtypes.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -32,6 +33,9 @@ inline constexpr bool is_integer_lane_v = std::is_integral_v<T> && !std::is_same
 // outside int32.
 [[noreturn]] void int32_overflow(long long value, const char* what);
 [[noreturn]] void float_to_int32_overflow(double value);
+// e^x of a float lane: glibc's expf algorithm in IEEE operations, so the same bits on every
+// machine (simulator/exp.hpp).
+float exp_lane(float x);
 #endif
 
 namespace lanes {
@@ -121,11 +125,14 @@ TL_FN float float_exp2(float x) {
 #endif
 }
 
-// e^x: expf on the CPU; on the GPU 2^(x log2 e) with ex2.approx.f32, as in Triton: the product
-// is rounded to float first, which adds a relative error of about |x| 2^-24.
+// e^x: glibc's expf on the CPU (its algorithm, the same bits on every machine); on the GPU
+// 2^(x log2 e) with ex2.approx.f32, as in Triton: the product is rounded to float first, which
+// adds a relative error of about |x| 2^-24.
 TL_FN float float_exp(float x) {
 #if defined(__CUDA_ARCH__)
   return float_exp2(x * 1.4426950408889634f);
+#elif TL_BACKEND_CPU
+  return exp_lane(x);
 #else
   return ::expf(x);
 #endif
@@ -185,6 +192,8 @@ struct maximum : no_poison {
     using C = lanes::common_t<A, B>;
     if constexpr (std::is_floating_point_v<C>) {
       return lanes::float_maximum<C>(static_cast<C>(a), static_cast<C>(b));
+    } else if constexpr (is_half_v<C>) {  // exact in float, so the same NaN and -0 rules
+      return static_cast<C>(lanes::float_maximum<float>(static_cast<float>(a), static_cast<float>(b)));
     } else {
       a = lanes::int32_operand(a, "maximum");
       b = lanes::int32_operand(b, "maximum");
@@ -198,6 +207,8 @@ struct minimum : no_poison {
     using C = lanes::common_t<A, B>;
     if constexpr (std::is_floating_point_v<C>) {
       return lanes::float_minimum<C>(static_cast<C>(a), static_cast<C>(b));
+    } else if constexpr (is_half_v<C>) {
+      return static_cast<C>(lanes::float_minimum<float>(static_cast<float>(a), static_cast<float>(b)));
     } else {
       a = lanes::int32_operand(a, "minimum");
       b = lanes::int32_operand(b, "minimum");

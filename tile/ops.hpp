@@ -145,6 +145,10 @@ TL_FN auto dot(const A& a, const B& b, const C& acc,
   static_assert(M >= 16 && N >= 16 && K >= 16,
                 "tl::dot: every dimension must be at least 16 (the tensor cores' smallest tile)");
   static_assert(broadcasts_to<shape_of_t<C>, shape<M, N>>, "tl::dot: acc must be [M, N]");
+  static_assert(std::is_same_v<value_of_t<A>, value_of_t<B>>,
+                "tl::dot: a and b must have the same dtype (convert one with tl::cast<T>)");
+  static_assert(std::is_same_v<value_of_t<C>, float>,
+                "tl::dot accumulates in float32: acc must be a float tile");
   return backend::template dot<M, N, K>(a, b, acc, loc);
 }
 

@@ -44,6 +44,12 @@ class basic_tile : public expr_base<basic_tile<T, S, Layout>> {
   TL_FN basic_tile(const E& e) {
     static_assert(broadcasts_to<shape_of_t<E>, S>,
                   "tl::tile: the expression's shape does not broadcast to this tile's shape");
+    // As in Triton, a tile keeps its dtype: a float expression never silently becomes an int
+    // tile (or a float32 one a float16 tile). Scalars still convert (tl::tile<float, B0> t = 0).
+    static_assert(std::is_same_v<value_of_t<E>, T>,
+                  "tl::tile: the expression's dtype differs from this tile's: convert it with "
+                  "tl::cast<T>(x) (Triton's x.to(dtype)), or declare the tile with the "
+                  "expression's dtype");
     backend::assign(*this, e);
   }
   // From a scalar: tl::tile<float, B0> acc = 0.0f;

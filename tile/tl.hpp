@@ -6,10 +6,13 @@
 // supplies only storage and the hooks listed at the top of tile/ops.hpp.
 #pragma once
 
+#include "tile/bits.hpp"
 #include "tile/config.hpp"
+#include "tile/dtypes.hpp"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
+#include "tile/reshape.hpp"
 #include "tile/shape.hpp"
 
 #if TL_BACKEND_CPU
@@ -19,4 +22,5 @@
 #endif
 
 #include "tile/ops.hpp"
+#include "tile/print.hpp"
 #include "tile/tile.hpp"

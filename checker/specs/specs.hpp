@@ -26,6 +26,8 @@ const puzzle_spec& softmax_fused();
 const puzzle_spec& flash_attention_simple();
 const puzzle_spec& conv2d();
 const puzzle_spec& matmul();
+const puzzle_spec& matmul_int4();
+const puzzle_spec& flash_attention();
 
 // References compute in double.
 using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;

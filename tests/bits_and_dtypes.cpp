@@ -1,0 +1,174 @@
+// Integer bit operations (tile/bits.hpp), tl::reshape, int32 tiles loaded from int32 buffers, and
+// half-precision tiles (tile/dtypes.hpp) in the simulator, against values worked out by hand.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "simulator/launch.hpp"
+#include "tile/tl.hpp"
+
+namespace {
+
+// Runs `body` as one program over the given buffers and returns the launch's result.
+template <class F>
+tl::sim::launch_result run_one(std::vector<tl::sim::buffer*> buffers, F&& body) {
+  return tl::sim::run_grid({1, 1, 1}, {}, std::move(buffers), std::forward<F>(body));
+}
+
+std::string error_of(const tl::sim::launch_result& r) {
+  return r.error ? r.error->kind + std::string(": ") + r.error->message : "no diagnostic";
+}
+
+}  // namespace
+
+TEST_CASE("<<, >> and ^ compute int32 bits: left shifts drop the bits shifted out, right shifts "
+          "copy the sign",
+          "[tl][bits]") {
+  std::vector<std::int32_t> in = {static_cast<std::int32_t>(0x87654321u), 1, -16, 0x0F0F0F0F};
+  std::vector<std::int32_t> out(16, 0);
+  tl::sim::buffer bi("w", {4}, "int32", 4, in.data(), true);
+  tl::sim::buffer bo("z", {16}, "int32", 4, out.data(), false);
+  const auto r = run_one({&bi, &bo}, [&] {
+    tl::ptr<const int> w{&bi};
+    tl::ptr<int> z{&bo};
+    auto lanes = tl::arange<4>();
+    auto v = tl::load(w + lanes);
+    tl::store(z + lanes, v >> 28);                       // arithmetic: 0x8... -> -8
+    tl::store(z + 4 + lanes, (v >> 28) & 0xF);           // the top nibble, unsigned
+    tl::store(z + 8 + lanes, v << 31);                   // only bit 0 survives, as the sign
+    tl::store(z + 12 + lanes, v ^ 0x0F0F0F0F);
+  });
+  INFO(error_of(r));
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(out[0] == -8);
+  CHECK(out[1] == 0);
+  CHECK(out[2] == -1);
+  CHECK(out[3] == 0);
+  CHECK(out[4] == 8);
+  CHECK(out[6] == 0xF);
+  CHECK(out[8] == INT32_MIN);  // 0x87654321 is odd
+  CHECK(out[9] == INT32_MIN);
+  CHECK(out[10] == 0);
+  CHECK(out[12] == static_cast<std::int32_t>(0x87654321u ^ 0x0F0F0F0Fu));
+  CHECK(out[15] == 0);
+}
+
+TEST_CASE("Shifts by a tile of counts unpack the eight 4-bit values of an int32, lowest first",
+          "[tl][bits]") {
+  std::vector<std::int32_t> in = {static_cast<std::int32_t>(0xFEDCBA98u), 0x76543210};
+  std::vector<std::int32_t> out(16, -1);
+  tl::sim::buffer bi("w", {2}, "int32", 4, in.data(), true);
+  tl::sim::buffer bo("z", {16}, "int32", 4, out.data(), false);
+  const auto r = run_one({&bi, &bo}, [&] {
+    auto packed = tl::load(tl::ptr<const int>{&bi} + tl::arange<2>());
+    auto nibbles = (packed.col() >> (tl::arange<8>() * 4).row()) & 0xF;   // [2, 8]
+    tl::store(tl::ptr<int>{&bo} + tl::arange<16>(), tl::reshape<16>(nibbles));
+  });
+  INFO(error_of(r));
+  REQUIRE_FALSE(r.error.has_value());
+  const std::vector<std::int32_t> expected = {8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7};
+  CHECK(out == expected);
+}
+
+TEST_CASE("A shift count outside 0..31 is an index-overflow diagnostic; 31 is fine",
+          "[tl][bits]") {
+  const int count = GENERATE(32, -1, 31);
+  std::vector<std::int32_t> out(4, 0);
+  tl::sim::buffer bo("z", {4}, "int32", 4, out.data(), false);
+  const auto r = run_one({&bo}, [&] {
+    tl::store(tl::ptr<int>{&bo} + tl::arange<4>(), tl::arange<4>() << count);
+  });
+  if (count == 31) {
+    INFO(error_of(r));
+    CHECK_FALSE(r.error.has_value());
+    CHECK(out[1] == INT32_MIN);
+    CHECK(out[2] == 0);
+  } else {
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->kind == std::string("index-overflow"));
+    CHECK_THAT(r.error->message, Catch::Contains("shift counts of int32 lanes must be 0 to 31"));
+  }
+}
+
+TEST_CASE("^ on two masks is a logical exclusive or", "[tl][bits]") {
+  std::vector<float> out(4, 0.0f);
+  tl::sim::buffer bo("z", {4}, "float32", 4, out.data(), false);
+  const auto r = run_one({&bo}, [&] {
+    auto i = tl::arange<4>();
+    tl::store(tl::ptr<float>{&bo} + i, tl::where((i < 2) ^ (i % 2 == 1), 1.0f, 0.0f));
+  });
+  INFO(error_of(r));
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(out == std::vector<float>{1, 0, 0, 1});
+}
+
+TEST_CASE("Half tiles load, compute in float rounded back, and store their own bits",
+          "[tl][half]") {
+  using tl::bfloat16;
+  using tl::float16;
+  std::vector<float16> h = {float16(1.0f), float16(2049.0f), float16(0.1f), float16(-3.5f)};
+  std::vector<bfloat16> b = {bfloat16(1.0f), bfloat16(257.0f), bfloat16(0.1f), bfloat16(-3.5f)};
+  std::vector<float> out(12, 0.0f);
+  std::vector<float16> hout(4);
+  tl::sim::buffer bh("h", {4}, "float16", 2, h.data(), true);
+  tl::sim::buffer bb("b", {4}, "bfloat16", 2, b.data(), true);
+  tl::sim::buffer bo("z", {12}, "float32", 4, out.data(), false);
+  tl::sim::buffer bho("zh", {4}, "float16", 2, hout.data(), false);
+  const auto r = run_one({&bh, &bb, &bo, &bho}, [&] {
+    auto i = tl::arange<4>();
+    auto hv = tl::load(tl::ptr<const float16>{&bh} + i);
+    auto bv = tl::load(tl::ptr<const bfloat16>{&bb} + i);
+    tl::store(tl::ptr<float>{&bo} + i, tl::cast<float>(hv));
+    tl::store(tl::ptr<float>{&bo} + 4 + i, tl::cast<float>(bv));
+    // float16 + float16 is float16: 2048 + 1 rounds to 2048 (11 significant bits).
+    tl::tile<float16, 4> sum = hv + hv * 0.5f;
+    tl::store(tl::ptr<float>{&bo} + 8 + i, tl::cast<float>(sum));
+    tl::store(tl::ptr<float16>{&bho} + i, tl::cast<float16>(tl::cast<float>(hv) * 3.0f));
+  });
+  INFO(error_of(r));
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(out[1] == 2048.0f);                 // 2049 is not a float16
+  CHECK(out[2] == static_cast<float>(float16(0.1f)));
+  CHECK(out[5] == 256.0f);                  // 257 is not a bfloat16
+  CHECK(out[8] == 1.5f);
+  CHECK(out[9] == 3072.0f);                 // 2048 + 1024
+  CHECK(out[11] == -5.25f);
+  CHECK(static_cast<float>(hout[3]) == -10.5f);
+}
+
+TEST_CASE("tl::dot of float16 tiles accumulates their exact products in float32", "[tl][half]") {
+  using tl::float16;
+  // 1 + 2^-11 is not a float16, but the sum of 16 products 1 * 2^-11 is added in float32.
+  std::vector<float16> a(16 * 16, float16(1.0f)), b(16 * 16, float16(0.00048828125f));
+  std::vector<float> out(16 * 16, 0.0f);
+  tl::sim::buffer ba("a", {16, 16}, "float16", 2, a.data(), true);
+  tl::sim::buffer bb("b", {16, 16}, "float16", 2, b.data(), true);
+  tl::sim::buffer bo("z", {16, 16}, "float32", 4, out.data(), false);
+  const auto r = run_one({&ba, &bb, &bo}, [&] {
+    auto offs = tl::arange<16>().col() * 16 + tl::arange<16>().row();
+    tl::tile<float, 16, 16> acc = 1.0f;
+    acc = tl::dot(tl::load(tl::ptr<const float16>{&ba} + offs),
+                  tl::load(tl::ptr<const float16>{&bb} + offs), acc);
+    tl::store(tl::ptr<float>{&bo} + offs, acc);
+  });
+  INFO(error_of(r));
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(out[0] == 1.0f + 16 * 0.00048828125f);
+  CHECK(out[255] == 1.0f + 16 * 0.00048828125f);
+}
+
+TEST_CASE("maximum and minimum of half lanes follow the float rules: NaN wins, -0 < +0",
+          "[tl][half]") {
+  using tl::float16;
+  const float16 nan(std::numeric_limits<float>::quiet_NaN()), one(1.0f);
+  CHECK(Eigen::numext::isnan(tl::op::maximum{}(nan, one)));
+  CHECK(Eigen::numext::isnan(tl::op::maximum{}(one, nan)));
+  CHECK(Eigen::numext::isnan(tl::op::minimum{}(one, nan)));
+  CHECK(std::signbit(static_cast<float>(tl::op::minimum{}(float16(0.0f), float16(-0.0f)))));
+  CHECK_FALSE(std::signbit(static_cast<float>(tl::op::maximum{}(float16(-0.0f), float16(0.0f)))));
+  CHECK(static_cast<float>(tl::op::maximum{}(float16(2.0f), float16(-3.0f))) == 2.0f);
+}

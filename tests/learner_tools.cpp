@@ -1,0 +1,270 @@
+// The learner's tools around `check`: a bare `tilepuzzles` says where to start, `hint` shows a
+// puzzle's hints one at a time, `list` shows how far each puzzle is (from the last check), and
+// `watch` checks again when a file is saved and stops cleanly on Ctrl-C.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "checker/hints.hpp"
+#include "checker/registry.hpp"
+#include "cli_support.hpp"
+#include "student_copy.hpp"
+
+using namespace cli_support;
+using namespace student_copy;
+
+namespace {
+
+// The status column of puzzle `p` in `list`'s output.
+std::string list_status(const std::string& out, const tp::puzzle_spec& p) {
+  const std::regex row("^ +" + std::to_string(p.number) + " +" + p.id + " +" +
+                           std::regex_replace(p.title, std::regex(R"([()])"), R"(\$&)") +
+                           " +(.*?) +[^ ]+$",
+                       std::regex::multiline);
+  std::smatch m;
+  if (!std::regex_search(out, m, row)) return "(no row for " + p.id + ")";
+  return m[1].str();
+}
+
+std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace
+
+TEST_CASE("A bare tilepuzzles says what to run first", "[ux]") {
+  const auto r = run_cli("");
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK_THAT(r.out, Catch::Contains("tilepuzzles list"));
+  CHECK_THAT(r.out, Catch::Contains("tilepuzzles check 1"));
+  CHECK_THAT(r.out, Catch::Contains("tilepuzzles hint 1"));
+  CHECK_THAT(r.out, !Catch::Contains("subcommand is required"));
+}
+
+TEST_CASE("hint shows a puzzle's hints one at a time, from its page", "[ux]") {
+  const tp::puzzle_spec& p = puzzle("vector-add");
+  const auto hints = tp::hints_of_page(read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/" +
+                                                 p.doc_file));
+  REQUIRE(hints.size() == 3);
+
+  SECTION("without a number, the first (gentle) hint, and how to get the next") {
+    const auto r = run_cli("hint vector-add");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("Puzzle 3, vector-add: hint 1 of 3 (gentle)"));
+    CHECK_THAT(r.out, Catch::Contains(hints[0].body));
+    CHECK_THAT(r.out, !Catch::Contains(hints[1].body));
+    CHECK_THAT(r.out, Catch::Contains("tilepuzzles hint 3 2"));
+  }
+  SECTION("each number its own hint, by number or id; the last says it is the last") {
+    for (int n = 1; n <= 3; ++n) {
+      const auto r = run_cli("hint 3 " + std::to_string(n));
+      CHECK(r.exit_code == 0);
+      CHECK(r.out == run_cli("hint vector-add " + std::to_string(n)).out);
+      for (int other = 1; other <= 3; ++other)
+        CHECK((r.out.find(hints[other - 1].body) != std::string::npos) == (other == n));
+    }
+    CHECK_THAT(run_cli("hint 3 3").out, Catch::Contains("last hint"));
+  }
+  SECTION("an unknown puzzle or hint number is a usage error that says what exists") {
+    auto r = run_cli("hint 99");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("unknown puzzle '99'"));
+    CHECK_THAT(r.err, Catch::Contains("3 (vector-add)"));
+    CHECK(r.out.empty());
+    for (const char* n : {"0", "4"}) {
+      r = run_cli(std::string("hint 3 ") + n);
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(r.err, Catch::Contains("has hints 1 to 3; there is no hint " + std::string(n)));
+      CHECK(r.out.empty());
+    }
+  }
+}
+
+TEST_CASE("list shows each puzzle's state from its last check", "[ux][modules]") {
+  const std::string dir = fresh_dir("list-status");
+  const tp::puzzle_spec& solved = puzzle("constant-add");
+  const tp::puzzle_spec& broken = puzzle("constant-add-block");
+  const tp::puzzle_spec& wrong = puzzle("vector-add");
+  const tp::puzzle_spec& untouched = puzzle("outer-add");
+  write_text(dir + "/" + stub_name(solved), solved_stub(solved));
+  write_text(dir + "/" + stub_name(broken),
+             replace_all(solved_stub(broken), "+ 10.0f, mask);", "+ 10.0f, mask)"));
+  const std::string wrong_text =
+      replace_all(solved_stub(wrong), "+ tl::load(y + offsets", "- tl::load(y + offsets");
+  REQUIRE(wrong_text != solved_stub(wrong));
+  write_text(dir + "/" + stub_name(wrong), wrong_text);
+
+  // A kernel never checked in this form is "changed since checked"; the shipped one "not started".
+  write_text(dir + "/" + stub_name(solved), solved_stub(solved) + "// never checked like this\n");
+  auto r = run_cli("list --puzzles " + dir);
+  CHECK(list_status(r.out, solved) == "changed since checked");
+  CHECK(list_status(r.out, untouched) == "not started");
+  write_text(dir + "/" + stub_name(solved), solved_stub(solved));
+  r = run_cli("check --puzzles " + dir + " 1 2 3 4");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("Overall, 1 of " + std::to_string(tp::all_puzzles().size())));
+
+  r = run_cli("list --puzzles " + dir);
+  CHECK(r.exit_code == 0);
+  CHECK(list_status(r.out, solved) == "solved");
+  CHECK(list_status(r.out, broken) == "compile-error");
+  CHECK(list_status(r.out, wrong) == "failing (wrong-result)");
+  CHECK(list_status(r.out, untouched) == "not started");
+  CHECK_THAT(r.out, Catch::Contains("1 of " + std::to_string(tp::all_puzzles().size()) +
+                                    " puzzles solved"));
+  CHECK_THAT(r.out, Catch::Contains("Next: puzzle 2 (constant-add-block)"));
+
+  SECTION("an edit after the check makes the verdict stale") {
+    write_text(dir + "/" + stub_name(solved), solved_stub(solved) + "// edited\n");
+    r = run_cli("list --puzzles " + dir);
+    CHECK(list_status(r.out, solved) == "changed since checked");
+    CHECK_THAT(r.out, Catch::Contains("0 of "));
+    write_text(dir + "/" + stub_name(solved), solved_stub(solved));  // as checked: solved again
+    CHECK(list_status(run_cli("list --puzzles " + dir).out, solved) == "solved");
+  }
+  SECTION("a check in one order only is not remembered as a verdict") {
+    write_text(dir + "/" + stub_name(wrong), solved_stub(wrong));
+    run_cli("check --puzzles " + dir + " --order forward 3");
+    CHECK(list_status(run_cli("list --puzzles " + dir).out, wrong) == "changed since checked");
+    write_text(dir + "/" + stub_name(wrong), wrong_text);
+  }
+}
+
+TEST_CASE("watch checks again when a file is saved, and Ctrl-C ends it cleanly", "[ux][modules]") {
+  const std::string dir = fresh_dir("watch");
+  const tp::puzzle_spec& p = puzzle("vector-add");
+  const std::string file = dir + "/" + stub_name(p);
+  write_text(file, empty_stub(p));
+  write_text(dir + "/.solved", solved_stub(p));
+
+  SECTION("a save starts a check of the new kernel") {
+    // The file is saved once the first check is over and watch waits.
+    const std::string out = dir + "/.out";
+    std::remove(out.c_str());
+    const auto r = run_cli("watch 3 --once --interval 50 --puzzles " + shell_quote(dir) + " > " +
+                           shell_quote(out) + " & pid=$!; for i in $(seq 600); do grep -q Watching " +
+                           shell_quote(out) + " && break; sleep 0.1; done; mv " +
+                           shell_quote(dir + "/.solved") + " " + shell_quote(file) +
+                           "; wait $pid; echo \"exit $?\"; cat " + shell_quote(out));
+    CHECK_THAT(r.out, Catch::StartsWith("exit 0"));
+    const std::size_t changed = r.out.find("Changed: ");
+    REQUIRE(changed != std::string::npos);
+    CHECK_THAT(r.out.substr(0, changed), Catch::Contains("not solved"));
+    CHECK_THAT(r.out.substr(changed), Catch::Contains("vector_add.hpp"));
+    CHECK_THAT(puzzle_line(r.out.substr(changed), p), Catch::Contains(" solved "));
+  }
+  SECTION("SIGINT stops it with exit status 0") {
+    const std::string out = dir + "/.out";
+    std::remove(out.c_str());
+    const auto r = run_cli("watch 3 --puzzles " + shell_quote(dir) + " > " + shell_quote(out) +
+                           " & pid=$!; for i in $(seq 600); do grep -q Watching " +
+                           shell_quote(out) + " && break; sleep 0.1; done; kill -INT $pid; "
+                           "wait $pid; echo \"exit $?\"; cat " + shell_quote(out));
+    CHECK_THAT(r.out, Catch::Contains("exit 0"));
+    CHECK_THAT(r.out, Catch::Contains("Stopped watching."));
+  }
+}
+
+namespace {
+
+// The rows of the map of `buffer` in show's plain output.
+std::vector<std::string> map_rows(const std::string& out, const std::string& buffer) {
+  std::vector<std::string> rows;
+  std::istringstream in(out);
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(buffer + ": float32 ", 0) == 0) {
+      inside = true;
+      continue;
+    }
+    if (!inside) continue;
+    // A row is its cells, with blanks only after the last element of a wrapped 1-D buffer.
+    const std::size_t end = line.find_last_not_of(' ');
+    if (line.size() < 3 || line.rfind("  ", 0) != 0 || end == std::string::npos ||
+        line.substr(2, end - 1).find(' ') != std::string::npos)
+      break;
+    rows.push_back(line.substr(2));
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("show maps which program touched which elements, and what went wrong", "[ux][show]") {
+  const std::string dir = fresh_dir("show");
+  const tp::puzzle_spec& p = puzzle("vector-add");
+  SECTION("the reference solution: four programs of 32, the tail masked, nothing wrong") {
+    const auto r = run_cli("show 3 --impl solution --case 4");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("case 4 of 6: N0=100, B0=32, order forward"));
+    const auto z = map_rows(r.out, "z");
+    REQUIRE(z.size() == 2);
+    CHECK(z[0] == std::string(32, '0') + std::string(32, '1'));
+    CHECK(z[1] == std::string(32, '2') + std::string(4, '3') + std::string(28, ' '));
+    CHECK_THAT(r.out, Catch::Contains("28 masked-off lanes point outside x"));
+    CHECK_THAT(r.out, Catch::Contains("This run is right"));
+    CHECK(r.out.find('\033') == std::string::npos);  // not a terminal: plain text
+  }
+  SECTION("one program's map") {
+    const auto r = run_cli("show 3 --impl solution --case 4 --program 1");
+    CHECK(r.exit_code == 0);
+    const auto x = map_rows(r.out, "x");
+    REQUIRE(x.size() == 2);
+    CHECK(x[0] == std::string(32, '.') + std::string(32, 'L'));
+    CHECK(x[1] == std::string(36, '.') + std::string(28, ' '));
+    CHECK(map_rows(r.out, "z")[0] == std::string(32, '.') + std::string(32, 'S'));
+  }
+  SECTION("a kernel without masks: the lanes out of bounds and the cells never written") {
+    write_text(dir + "/" + stub_name(p), replace_all(solved_stub(p), ", mask)", ")"));
+    const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("out of bounds: program (3, 0, 0) loads 28 lanes outside"));
+    const auto z = map_rows(r.out, "z");
+    REQUIRE(z.size() == 2);
+    CHECK(z[1] == std::string(32, '2') + "####" + std::string(28, ' '));
+    CHECK_THAT(r.out, Catch::Contains("out-of-bounds: program (3, 0, 0)"));
+  }
+  SECTION("what tl::print printed, after the maps; check prints none of it") {
+    const std::string kernel = solved_stub(p);
+    const std::size_t line_end = kernel.find('\n', kernel.find("auto offsets ="));
+    write_text(dir + "/" + stub_name(p), kernel.substr(0, line_end + 1) +
+                                             "    tl::print(\"offsets\", offsets);\n" +
+                                             kernel.substr(line_end + 1));
+    const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("What tl::print printed"));
+    CHECK_THAT(r.out, Catch::Contains("[program (3, 0, 0)] "));
+    CHECK_THAT(r.out, Catch::Contains("offsets: int32 [32] = [96, 97, 98, 99, 100,"));
+    CHECK_THAT(r.out, Catch::Contains("This run is right"));
+    const auto check = run_cli("check 3 --puzzles " + dir);
+    CHECK(check.exit_code == 0);
+    CHECK_THAT(check.out, !Catch::Contains("[program "));
+  }
+  SECTION("a kernel that crashes is reported, and show ends cleanly") {
+    const std::string kernel = solved_stub(p);
+    const std::size_t line_end = kernel.find('\n', kernel.find("auto offsets ="));
+    write_text(dir + "/" + stub_name(p), "#include <cstdlib>\n" + kernel.substr(0, line_end + 1) +
+                                             "    if (tl::program_id(0) == 1) std::abort();\n" +
+                                             kernel.substr(line_end + 1));
+    const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains("crash: the kernel crashed with signal 6"));
+    CHECK_THAT(r.out, Catch::Contains("'tilepuzzles check 3' says where"));
+  }
+  SECTION("colour only when asked for or on a terminal, never with NO_COLOR") {
+    CHECK(run_cli("show 3 --impl solution --color always").out.find("\033[") != std::string::npos);
+    CHECK(run_cli("show 3 --impl solution").out.find('\033') == std::string::npos);
+    CHECK(run_cli("show 3 --impl solution --color always --no-run").out.find('\033') ==
+          std::string::npos);
+  }
+  SECTION("a program or a case that does not exist is a usage error") {
+    auto r = run_cli("show 3 --impl solution --case 4 --program 4");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("program ids go from (0, 0, 0) to (3, 0, 0)"));
+    r = run_cli("show 3 --case 7");
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("has cases 1 to 6"));
+  }
+}

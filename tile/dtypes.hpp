@@ -1,0 +1,66 @@
+// The element types of `tl` beyond the C++ built-ins: half precision, and what counts as a
+// floating-point lane.
+//
+// tl::float16 and tl::bfloat16 are Eigen::half and Eigen::bfloat16 in the simulator: IEEE
+// binary16 and bfloat16, every operation computed in float and rounded back to nearest-even, as
+// the GPU's f16/bf16 instructions round. The CUDA backend does not lower half tiles yet: there
+// they are a type whose first real use is a compile error that names it (tile/dtypes.hpp below).
+#pragma once
+
+#include <type_traits>
+
+#include "tile/config.hpp"
+
+#if TL_BACKEND_CPU
+#include <Eigen/Core>
+#endif
+
+namespace tl {
+inline namespace TL_ABI {
+
+#if TL_BACKEND_CPU
+using float16 = Eigen::half;
+using bfloat16 = Eigen::bfloat16;
+#else
+namespace detail {
+template <int Which>
+inline constexpr bool half_not_on_gpu_yet = false;
+// Complete only when a kernel uses its values (a load, a tile, a cast): then this assertion
+// names the type. Pointers to it and signatures that mention it compile.
+template <int Which>
+struct gpu_half {
+  static_assert(half_not_on_gpu_yet<Which>,
+                "tl::float16 and tl::bfloat16 are not on the GPU backend yet: this kernel runs in "
+                "the simulator only");
+};
+}  // namespace detail
+using float16 = detail::gpu_half<16>;
+using bfloat16 = detail::gpu_half<-16>;
+#endif
+
+// Floating-point lanes: float, double and the two half types. std::is_floating_point is false
+// for the half types (and may not be specialized), so `tl` asks this instead where a weak scalar
+// takes a tile's type.
+template <class T>
+inline constexpr bool is_floating_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+
+template <class T>
+inline constexpr bool is_half_v = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>;
+
+// The name of an element type, as the checker and the diagnostics print it.
+template <class T>
+constexpr const char* dtype_name() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, float>) return "float32";
+  else if constexpr (std::is_same_v<U, double>) return "float64";
+  else if constexpr (std::is_same_v<U, float16>) return "float16";
+  else if constexpr (std::is_same_v<U, bfloat16>) return "bfloat16";
+  else if constexpr (std::is_same_v<U, int>) return "int32";
+  else if constexpr (std::is_same_v<U, long long>) return "int64";
+  else if constexpr (std::is_same_v<U, bool>) return "bool";
+  else return "unknown";
+}
+
+}  // namespace TL_ABI
+}  // namespace tl
