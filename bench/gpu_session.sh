@@ -4,8 +4,8 @@
 #
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
-# STEPS is a comma-separated subset of build,tests,check,warps,sanitize,sass,bench,sm80 (default:
-# all):
+# STEPS is a comma-separated subset of build,tests,check,warps,sanitize,sass,bench,sm80,matmul
+# (default: all):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
 #             the GPU tests and the GPU benchmarks (sm_90)
 #   tests     ctest -L gpu (the GPU parity tests, and check --gpu of the solutions and the stubs
@@ -17,8 +17,13 @@
 #             solution (check --gpu in one process) and on the layout tests' kernels
 #   sass      registers and SASS of the 2-loop softmax, and its loops' instructions by kind
 #             (bench/sass_loops.py)
-#   bench     what max.NaN/min.NaN do with signed zeros; vector-add and the softmaxes against the
-#             copy bandwidth of the same run
+#   bench     what max.NaN/min.NaN do with signed zeros; `tilepuzzles bench` (vector-add and the
+#             softmaxes swept against the copy bandwidth of the same run: bench.txt, bench.csv,
+#             bench.svg), then, where Python has torch and triton, bench/torch_triton_baselines.py
+#             with the project's CSV beside PyTorch and Triton (baselines.txt)
+#   matmul    compute-sanitizer memcheck and racecheck on the matmul solution (tl::dot), the
+#             matmul solution at 4096^3 fp32 (bench/gpu_matmul.cu) and cuBLAS fp32 (PyTorch,
+#             TF32 off) at the same size, in the same run
 #   sm80      an Ampere build (sm_80, with its PTX) of every GPU solution module and the GPU tests,
 #             then check --gpu of the solutions from it (the H100 runs the sm_80 PTX)
 # Without network access, put the .deb files of libeigen3-dev, libcli11-dev and catch2 in .deps/
@@ -27,7 +32,7 @@
 # check.txt).
 set -uo pipefail
 out=${1:-${OUT:-/tmp/tilepuzzles-gpu}}
-steps=${2:-build,tests,check,warps,sanitize,sass,bench,sm80}
+steps=${2:-build,tests,check,warps,sanitize,sass,bench,sm80,matmul}
 mkdir -p "$out"
 summary="$out/summary.txt"
 : > "$summary"
@@ -62,7 +67,8 @@ if want build; then
   modules=$(cmake --build $build --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution(_gpu)?" | sort -u)
   # shellcheck disable=SC2086
   if ! cmake --build $build -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
-      tilepuzzles_bench_gpu tilepuzzles_bench_gpu_softmax tilepuzzles_bench_gpu_float_facts \
+      tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts \
+      tilepuzzles_bench_gpu_matmul \
       $modules >> "$out/build.log" 2>&1; then
     grep -E "error" "$out/build.log" | head -30 | tee -a "$summary"; exit 1
   fi
@@ -128,7 +134,7 @@ fi
 
 if want sass; then
   say "== SASS of the 2-loop softmax, B0 = 1, B1 = 1024, 4 warps ($(elapsed))"
-  exe=$build/tilepuzzles_bench_gpu_softmax
+  exe=$build/tilepuzzles_bench_gpu.so
   kernel=LongSoftmax2LoopILi1ELi1024
   {
     cuobjdump -res-usage "$exe" 2>&1 | grep -A1 "$kernel"
@@ -144,10 +150,18 @@ if want bench; then
   say "== benchmarks ($(elapsed))"
   {
     ./$build/tilepuzzles_bench_gpu_float_facts
-    ./$build/tilepuzzles_bench_gpu
-    ./$build/tilepuzzles_bench_gpu_softmax
+    echo "\$ tilepuzzles bench --csv bench.csv --plot bench.svg"
+    TILEPUZZLES_COMMIT=$commit ./$build/tilepuzzles bench --csv "$out/bench.csv" --plot "$out/bench.svg"
+    echo "exit $?"
   } > "$out/bench.txt" 2>&1
   tee -a "$summary" < "$out/bench.txt"
+  if python3 -c "import torch, triton" 2>/dev/null; then
+    say "== PyTorch and Triton beside the project ($(elapsed))"
+    PYTHONUNBUFFERED=1 python3 bench/torch_triton_baselines.py --only copy vector-add softmax \
+        long-softmax --project "$out/bench.csv" > "$out/baselines.txt" 2>/dev/null
+    echo "exit $?" >> "$out/baselines.txt"
+    tee -a "$summary" < "$out/baselines.txt"
+  fi
 fi
 if want sm80; then
   say "== sm_80 build: every GPU solution module and the GPU tests ($(elapsed))"
@@ -163,5 +177,35 @@ if want sm80; then
   else
     grep -E "error" "$out/sm80.txt" | head -20 | tee -a "$summary"
   fi
+fi
+if want matmul; then
+  say "== matmul: sanitizers, then 4096^3 fp32 against cuBLAS ($(elapsed))"
+  : > "$out/matmul.txt"
+  for tool in memcheck racecheck; do
+    cmd=(./$build/tilepuzzles check --gpu --impl solution --no-isolate matmul)
+    echo "---- $tool: ${cmd[*]}" >> "$out/matmul.txt"
+    compute-sanitizer --tool $tool "${cmd[@]}" >> "$out/matmul.txt" 2>&1
+    echo "exit $?" >> "$out/matmul.txt"
+    say "$tool, matmul: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/matmul.txt" | tail -1) ($(elapsed))"
+  done
+  ./$build/tilepuzzles_bench_gpu_matmul 4096 2>&1 | tee -a "$out/matmul.txt" "$summary"
+  python3 - <<'PY' 2>&1 | tee -a "$out/matmul.txt" "$summary"
+import torch
+torch.backends.cuda.matmul.allow_tf32 = False
+torch.set_float32_matmul_precision("highest")
+n = 4096
+a = torch.rand(n, n, device="cuda") * 2 - 1
+b = torch.rand(n, n, device="cuda") * 2 - 1
+for _ in range(3):
+    c = a @ b
+torch.cuda.synchronize()
+times = []
+for _ in range(11):
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record(); c = a @ b; e.record(); e.synchronize()
+    times.append(s.elapsed_time(e))
+ms = sorted(times)[len(times) // 2]
+print(f"cuBLAS fp32 (torch.matmul, TF32 off), {n}^3: {ms:9.3f} ms {2 * n**3 / ms / 1e9:7.2f} TFLOP/s")
+PY
 fi
 say "== done ($(elapsed))"

@@ -13,6 +13,7 @@ namespace tp::gpu {
 struct device_status {
   bool available = false;
   std::string description;  // the GPU's name, or why there is none and what to do
+  std::string reason = {};  // why there is none, without advice about --gpu (for `bench`)
 };
 
 // Whether this build has the CUDA backend (TILEPUZZLES_CUDA).

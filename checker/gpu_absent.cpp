@@ -10,7 +10,9 @@ device_status probe() {
           "this build of tilepuzzles has no CUDA backend (it was configured with "
           "TILEPUZZLES_CUDA=OFF, or without nvcc). On a machine with the CUDA toolkit and an "
           "NVIDIA GPU, configure with -DTILEPUZZLES_CUDA=ON and rebuild; without --gpu "
-          "everything runs in the simulator."};
+          "everything runs in the simulator.",
+          "this build of tilepuzzles has no CUDA backend (it was configured with "
+          "TILEPUZZLES_CUDA=OFF, or without nvcc)"};
 }
 
 }  // namespace tp::gpu

@@ -21,16 +21,17 @@ bool built_with_cuda() { return true; }
 device_status probe() {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
-  if (error != cudaSuccess)
-    return {false, "no usable NVIDIA GPU: " + describe(error, "cudaGetDeviceCount") +
-                       ". --gpu needs an NVIDIA GPU with its driver; without --gpu every puzzle "
-                       "runs in the simulator."};
+  if (error != cudaSuccess) {
+    const std::string reason = "no usable NVIDIA GPU: " + describe(error, "cudaGetDeviceCount");
+    return {false, reason + ". --gpu needs an NVIDIA GPU with its driver; without --gpu every "
+                            "puzzle runs in the simulator.", reason};
+  }
   if (count == 0)
     return {false, "no NVIDIA GPU found. --gpu needs one; without --gpu every puzzle runs in the "
-                   "simulator."};
+                   "simulator.", "no NVIDIA GPU found"};
   cudaDeviceProp props{};
   if (auto e = cudaGetDeviceProperties(&props, 0); e != cudaSuccess)
-    return {false, describe(e, "cudaGetDeviceProperties")};
+    return {false, describe(e, "cudaGetDeviceProperties"), describe(e, "cudaGetDeviceProperties")};
   return {true, std::string(props.name) + " (compute capability " + std::to_string(props.major) +
                     "." + std::to_string(props.minor) + ")"};
 }

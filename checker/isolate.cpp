@@ -103,7 +103,8 @@ gpu::device_status probe_gpu_isolated() {
     ::close(fds[0]);
     const auto status = gpu::probe();
     std::string out(1, status.available ? '1' : '0');
-    out += status.description;
+    // The description, then the reason after a NUL.
+    out += status.description + '\0' + status.reason;
     write_all(fds[1], out);
     ::close(fds[1]);
     ::_exit(0);
@@ -121,7 +122,9 @@ gpu::device_status probe_gpu_isolated() {
   while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
   }
   if (data.empty()) return {false, "looking for a GPU crashed the CUDA runtime"};
-  return {data[0] == '1', data.substr(1)};
+  const std::size_t split = data.find('\0', 1);
+  if (split == std::string::npos) return {data[0] == '1', data.substr(1)};
+  return {data[0] == '1', data.substr(1, split - 1), data.substr(split + 1)};
 }
 
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,

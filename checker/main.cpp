@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "checker/access_map.hpp"
+#include "checker/bench.hpp"
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
 #include "checker/hints.hpp"
@@ -613,6 +614,22 @@ int main(int argc, char** argv) {
   check->add_flag("!--no-build", args.build,
                   "Do not compile: refuse a puzzle whose file changed since it was compiled");
 
+  tp::bench::bench_args bench_args;
+  auto* bench = app.add_subcommand(
+      "bench", "Time the solutions on the GPU: size sweeps against the copy bandwidth");
+  bench->add_option("puzzles", bench_args.puzzles,
+                    "Puzzle numbers or ids (default: every benchmarked puzzle)");
+  bench->add_option("--csv", bench_args.csv_file, "Write the measurements as CSV (bench/README.md)");
+  bench->add_option("--plot", bench_args.plot_file, "Write an SVG line plot of each sweep");
+  bench->add_option("--runs", bench_args.runs, "Timed launches per kernel and size (the median is shown)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  bench->add_option("--warmup", bench_args.warmup, "Untimed launches before the timed ones")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  bench_args.command_line = "tilepuzzles";
+  for (int i = 1; i < argc; ++i) bench_args.command_line += " " + std::string(argv[i]);
+
   std::string watch_name;
   check_args watch_args;
   int watch_interval_ms = 300;
@@ -641,6 +658,7 @@ int main(int argc, char** argv) {
   if (*list) return run_list(list_dir);
   if (*show) return run_show(show_options);
   if (*check) return run_check(args);
+  if (*bench) return tp::bench::run_bench(bench_args);
   if (*hint) return run_hint(hint_name, hint_number);
   if (*watch) return run_watch(watch_args, watch_name, watch_interval_ms, watch_once);
   return run_usage();

@@ -8,6 +8,7 @@
 //   cuda/evaluate.cuh      evaluating an expression in a layout (binding its data tiles)
 //   cuda/memory.cuh        load and store: 16-byte vectors, predicated lanes, first copies only
 //   cuda/reduce.cuh        reductions: registers, butterfly shuffles, warps through shared memory
+//   cuda/dot.cuh           dot with fp32 operands: FFMA in the accumulator layout, operands in shared memory
 //
 // The warps per program are a compile-time constant of the translation unit (TL_NUM_WARPS, part
 // of the inline namespace, tile/config.hpp): a kernel is built in the unit whose warp count is
@@ -20,6 +21,7 @@
 #include <type_traits>
 
 #include "cuda/convert.cuh"
+#include "cuda/dot.cuh"
 #include "cuda/evaluate.cuh"
 #include "cuda/layout.cuh"
 #include "cuda/memory.cuh"
@@ -133,14 +135,11 @@ __device__ __forceinline__ auto reduce_all(const E& x, const std::source_locatio
   return cuda::reduce_all<Op>(x);
 }
 
-// The layouts dot needs are here (layouts::mma_accumulator, mma_operand_a/b, and the declared
-// layout of an [M, N] accumulator is the mma one); the tensor-core code is not.
+// fp32 operands (any element type is converted to float, as in the simulator): exact, FFMA in
+// the accumulator's layout. Tensor cores (TF32, 16-bit operands) are not lowered yet.
 template <int M, int N, int K, class A, class B, class C>
-__device__ auto dot(const A& a, const B&, const C&, const std::source_location&) {
-  static_assert(detail::not_on_gpu_yet<A>,
-                "tl::dot is not on the GPU backend yet: this kernel runs in the simulator only "
-                "(tilepuzzles check --gpu says so for the puzzles that need it)");
-  return a;
+__device__ __forceinline__ auto dot(const A& a, const B& b, const C& acc, const std::source_location&) {
+  return cuda::dot_fp32<M, N, K>(a, b, acc);
 }
 
 }  // namespace backend

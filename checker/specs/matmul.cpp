@@ -16,7 +16,6 @@ const puzzle_spec& matmul() {
     s.stub_file = "puzzles/matmul.hpp";
     s.solution_file = "solutions/matmul.hpp";
     s.doc_file = "docs/puzzles/matmul.md";
-    s.not_on_gpu_because = "it needs tl::dot, which the GPU backend does not have yet";
     s.size_names = {"N0", "N1", "N2", "MID"};
     s.block_names = {"B0", "B1", "B_MID"};
     s.cases = {

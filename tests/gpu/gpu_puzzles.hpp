@@ -1,5 +1,5 @@
 // The puzzles built for the GPU (`tilepuzzles_puzzle(stem GPU)` in CMakeLists.txt, which builds
-// their GPU modules for `tilepuzzles check --gpu`): every puzzle whose kernels need no tl::dot.
+// their GPU modules for `tilepuzzles check --gpu`): every puzzle but matmul-int4 and flash-attention.
 // The GPU tests (tests/gpu/) run their solutions on the GPU and on its host emulation; a test
 // checks this list against CMakeLists.txt's. The stubs are not compiled here: a learner's stub that
 // does not compile must not break the test suite (each one is a module of its own).
@@ -12,6 +12,7 @@
 #include "checker/bindings/long_softmax_2loop.hpp"
 #include "checker/bindings/long_softmax_3loop.hpp"
 #include "checker/bindings/long_sum.hpp"
+#include "checker/bindings/matmul.hpp"
 #include "checker/bindings/outer_add.hpp"
 #include "checker/bindings/outer_add_block.hpp"
 #include "checker/bindings/outer_mul_relu.hpp"
@@ -26,6 +27,7 @@
 #include "solutions/long_softmax_2loop.hpp"
 #include "solutions/long_softmax_3loop.hpp"
 #include "solutions/long_sum.hpp"
+#include "solutions/matmul.hpp"
 #include "solutions/outer_add.hpp"
 #include "solutions/outer_add_block.hpp"
 #include "solutions/outer_mul_relu.hpp"
@@ -51,6 +53,7 @@ void for_each_gpu_puzzle(F&& f) {
   f.template operator()<bindings::softmax_fused>();
   f.template operator()<bindings::flash_attention_simple>();
   f.template operator()<bindings::conv2d>();
+  f.template operator()<bindings::matmul>();
 }
 
 }  // namespace tp::gpu_tests

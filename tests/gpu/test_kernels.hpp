@@ -1,9 +1,9 @@
 // The kernels the GPU tests run besides the puzzles', by name: every operation of docs/tl.md,
-// the semantics cases and the layout conversions, each with 1, 2, 4 or 8 warps. The simulator
+// the semantics cases, the layout conversions and dot, each with 1, 2, 4 or 8 warps. The simulator
 // side (tests/gpu/parity.cpp) and the GPU side (tests/gpu/kernels.inc) use the same list.
 #pragma once
 
-#define TL_EVERY_OP_WITHOUT_DOT
+#include "tests/kernels/dot.hpp"
 #include "tests/kernels/every_op.hpp"
 #include "tests/kernels/layouts.hpp"
 #include "tests/kernels/semantics.hpp"
@@ -41,6 +41,11 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::Layouts<32, 16, 8>>("layouts<32, 16>, 8 warps");
   f.template operator()<test_kernels::Layouts<64, 32, 8>>("layouts<64, 32>, 8 warps");
   f.template operator()<test_kernels::Layouts<8, 256, 2>>("layouts<8, 256>, 2 warps");
+  f.template operator()<test_kernels::Dot<32, 64, 16, 4>>("dot<32, 64, 16>, 4 warps");
+  f.template operator()<test_kernels::Dot<64, 16, 32, 8>>("dot<64, 16, 32>, 8 warps");
+  f.template operator()<test_kernels::Dot<16, 32, 64, 1>>("dot<16, 32, 64>, 1 warp");
+  f.template operator()<test_kernels::Dot<128, 32, 16, 2>>("dot<128, 32, 16>, 2 warps");
+  f.template operator()<test_kernels::Dot<16, 16, 16, 32>>("dot<16, 16, 16>, 32 warps");
 }
 
 }  // namespace tp::gpu_tests

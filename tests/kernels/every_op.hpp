@@ -2,8 +2,6 @@
 // both backends (tests/every_op.cpp runs it in the simulator; tests/compile/every_op.cu builds it
 // with nvcc; the GPU parity test runs it on the GPU and compares). Each section writes its own
 // slice of z, so a missing or wrong operation shows up as a wrong slice.
-//
-// TL_EVERY_OP_WITHOUT_DOT leaves out tl::dot (not on the GPU yet).
 #pragma once
 
 #include <cmath>
@@ -90,15 +88,11 @@ struct EveryOp {
     tl::store(z + slices * B0 * B1, 5.0f);
     auto again = tl::load(x + offs, block > 0.0f, block);
     tl::store(slice(14), again, in_range);
-#if !defined(TL_EVERY_OP_WITHOUT_DOT)
-    // dot with and without an accumulator (only where the backend has it).
+    // dot with and without an accumulator.
     auto a = tl::load(x + tl::arange<16>().col() * 0 + tl::arange<16>().row(),
                       tl::arange<16>().row() < n, 0.0f);
     auto prod = tl::dot(a, a, tl::zeros<float, 16, 16>()) + tl::dot(a, a);
     tl::store(slice(15), tl::sum(prod) * 0.0f + 1.0f, in_range);
-#else
-    tl::store(slice(15), 1.0f, in_range);
-#endif
   }
 };
 

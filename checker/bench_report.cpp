@@ -1,0 +1,87 @@
+#include "checker/bench_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace tp::bench {
+
+namespace {
+std::string format(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+// Fields never hold a comma or a double quote (bench/README.md): a reader may split on commas.
+std::string field(std::string s) {
+  std::replace(s.begin(), s.end(), ',', ';');
+  std::replace(s.begin(), s.end(), '"', '\'');
+  return s;
+}
+}  // namespace
+
+double ceiling_gbps(const std::vector<row>& rows) {
+  for (const auto& r : rows)
+    if (r.benchmark == "copy" && r.timed()) return r.gbps();
+  return 0;
+}
+
+std::vector<std::string> benchmarks_in(const std::vector<row>& rows) {
+  std::vector<std::string> out;
+  for (const auto& r : rows)
+    if (r.benchmark != "copy" && std::find(out.begin(), out.end(), r.benchmark) == out.end())
+      out.push_back(r.benchmark);
+  return out;
+}
+
+std::string table(const std::string& benchmark, const std::vector<row>& rows, const run_info& info) {
+  std::ostringstream t;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-14s %-12s %-6s %9s %9s %9s %5s %8s %7s %10s\n", "variant",
+                "size", "dtype", "ms", "min ms", "max ms", "batch", "GB/s", "% copy", "rel. error");
+  t << line;
+  for (const auto& r : rows) {
+    if (r.benchmark != benchmark) continue;
+    if (!r.timed()) {
+      std::snprintf(line, sizeof line, "%-14s %-12s %-6s  %s\n", r.variant.c_str(), r.size.c_str(),
+                    r.dtype.c_str(), r.problem.c_str());
+    } else {
+      const std::string pct =
+          info.ceiling_gbps > 0 ? format("%.1f", 100 * r.gbps() / info.ceiling_gbps) : "-";
+      std::snprintf(line, sizeof line, "%-14s %-12s %-6s %9.4f %9.4f %9.4f %5d %8.0f %7s %10.1e\n",
+                    r.variant.c_str(), r.size.c_str(), r.dtype.c_str(), r.time_ms, r.min_ms,
+                    r.max_ms, r.launches_per_sample, r.gbps(), pct.c_str(), r.max_error);
+    }
+    t << line;
+  }
+  return t.str();
+}
+
+std::string csv(const std::vector<row>& rows, const run_info& info) {
+  std::ostringstream c;
+  c << "# tilepuzzles bench --csv: " << field(info.command) << "\n";
+  c << "# GPU " << field(info.gpu) << ", commit " << field(info.commit) << "\n";
+  c << "# GB/s count the fewest bytes the problem moves; pct_copy is GB/s over the copy row's\n";
+  c << "benchmark,variant,size,dtype,causal,time_ms,min_ms,max_ms,runs,bytes,flops,gbps,tflops,"
+       "pct_copy,max_error,launches_per_sample,problem,gpu,commit\n";
+  for (const auto& r : rows) {
+    if (!r.timed()) {  // a row without a time would not parse as one
+      c << "# " << field(r.benchmark) << ' ' << field(r.variant) << ' ' << field(r.size) << ": "
+        << field(r.problem) << '\n';
+      continue;
+    }
+    c << field(r.benchmark) << ',' << field(r.variant) << ',' << field(r.size) << ','
+      << field(r.dtype) << ",,";
+    c << format("%.5f", r.time_ms) << ',' << format("%.5f", r.min_ms) << ','
+      << format("%.5f", r.max_ms) << ',' << r.runs;
+    c << ',' << format("%.0f", r.bytes) << ',' << (r.flops > 0 ? format("%.0f", r.flops) : "")
+      << ',' << format("%.1f", r.gbps()) << ",,"
+      << (info.ceiling_gbps > 0 ? format("%.1f", 100 * r.gbps() / info.ceiling_gbps)
+                                             : "")
+      << ',' << format("%.2g", r.max_error) << ',' << r.launches_per_sample << ',' << field(r.problem) << ',' << field(info.gpu)
+      << ',' << field(info.commit) << '\n';
+  }
+  return c.str();
+}
+
+}  // namespace tp::bench

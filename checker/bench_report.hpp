@@ -1,0 +1,44 @@
+// What `tilepuzzles bench` prints and writes from its measured rows: a table per puzzle, the CSV
+// of bench/README.md, and (checker/svg_plot.hpp) the plot. No GPU needed: the tests feed it rows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tp::bench {
+
+struct row {
+  std::string benchmark, variant, size, dtype;
+  double x = 0;  // the sweep's abscissa
+  std::string x_name;
+  double time_ms = 0, min_ms = 0, max_ms = 0;
+  int runs = 0;
+  int launches_per_sample = 1;
+  double bytes = 0, flops = 0;
+  double max_error = 0;
+  std::string problem;  // empty, or why the row has no time
+
+  bool timed() const { return problem.empty() && time_ms > 0; }
+  double gbps() const { return timed() && bytes > 0 ? bytes / time_ms / 1e6 : 0; }
+};
+
+struct run_info {
+  std::string gpu, commit, command;
+  double ceiling_gbps = 0;  // the device-to-device copy of the same run
+};
+
+// The ceiling's GB/s from the run's `copy` row, or 0.
+double ceiling_gbps(const std::vector<row>& rows);
+
+// The benchmarks of `rows` in the order they first appear, the copy left out.
+std::vector<std::string> benchmarks_in(const std::vector<row>& rows);
+
+// One puzzle's table: variant, size, ms (median, min, max), launches per sample, GB/s, % of the
+// copy, error.
+std::string table(const std::string& benchmark, const std::vector<row>& rows, const run_info& info);
+
+// bench/README.md's CSV: `#` comment lines (the command, the GPU, the commit), a header, a row
+// per measurement.
+std::string csv(const std::vector<row>& rows, const run_info& info);
+
+}  // namespace tp::bench
