@@ -12,9 +12,12 @@ namespace tp {
 namespace {
 
 // The comparison `check` makes (checker/check.cpp, compare_outputs), element by element.
-bool element_wrong(const puzzle_spec& spec, double yours, double expected) {
+bool element_wrong(const puzzle_spec& spec, dtype element, double yours, double expected) {
   if (!std::isfinite(yours) && std::isfinite(expected)) return true;
-  return !(std::abs(yours - expected) <= spec.atol + spec.rtol * std::abs(expected)) &&
+  double rtol = spec.rtol, atol = spec.atol;
+  for (const auto& tol : spec.tolerances)
+    if (tol.dtype == element) rtol = tol.rtol, atol = tol.atol;
+  return !(std::abs(yours - expected) <= atol + rtol * std::abs(expected)) &&
          !(yours == expected);
 }
 
@@ -94,6 +97,7 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
   run.blocks = spec.kernels[*k].blocks;
   run.grid = spec.grid(run.sizes, run.blocks);
 
+  // The kernel entry's dtype: a float16 kernel gets float16 tensors, as `check` gives it.
   case_data data = make_case(spec, spec.cases[case_index], seed, case_index, spec.kernels[*k].dtype);
   run.tensors = data.tensors;
   launch_request request;
@@ -127,7 +131,8 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
     wrong.assign(run.tensors[t].values.size(), false);
     for (std::size_t i = 0; i < wrong.size(); ++i)
       wrong[i] = out.buffers[t].shadow[i].writer == tl::sim::never_written ||
-                 element_wrong(spec, run.tensors[t].values[i], data.expected[t].values[i]);
+                 element_wrong(spec, run.tensors[t].dtype, run.tensors[t].values[i],
+                               data.expected[t].values[i]);
   }
   const std::string where = "case " + case_label(spec, run.sizes, run.blocks, run.order);
   if (out.result.error) {

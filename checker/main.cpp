@@ -162,6 +162,15 @@ int show_run(const tp::puzzle_spec& p, const show_args& args);
 // show_run in a child process: a kernel that crashes or never ends is reported, as `check` does,
 // instead of taking `show` down with it. The child prints and writes the HTML itself.
 int show_run_isolated(const tp::puzzle_spec& p, const show_args& args) {
+  // The module is brought up to date before the clock starts, so --timeout bounds the kernel's
+  // run and not a build waiting for the build lock on a busy machine. A build that fails is
+  // reported by the child, whose run_traced finds the same compile error.
+  if (args.puzzles_dir.empty() || !tp::check_puzzles_dir(args.puzzles_dir)) {
+    tp::module_options modules;
+    modules.puzzles_dir = args.puzzles_dir;
+    const tp::impl which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
+    (void)tp::build_modules({tp::module_ref{&p, which, tp::backend::simulator}}, modules);
+  }
   std::fflush(stdout);
   const pid_t child = ::fork();
   if (child < 0) return show_run(p, args);

@@ -216,6 +216,11 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     CHECK(x[1] == std::string(36, '.') + std::string(28, ' '));
     CHECK(map_rows(r.out, "z")[0] == std::string(32, '.') + std::string(32, 'S'));
   }
+  SECTION("a half-precision puzzle runs with its kernel's dtype and tolerance") {
+    const auto r = run_cli("show flash-attention --impl solution --case 1");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("This run is right"));
+  }
   SECTION("a kernel without masks: the lanes out of bounds and the cells never written") {
     write_text(dir + "/" + stub_name(p), replace_all(solved_stub(p), ", mask)", ")"));
     const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
