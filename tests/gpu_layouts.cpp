@@ -151,3 +151,22 @@ TEST_CASE("loads get 16-byte vectors along the contiguous axis, coalesced across
     CHECK(b.lane[1] == 3);
   }
 }
+
+TEST_CASE("loads and stores of 16-bit elements get 8 consecutive elements per thread (16 bytes), "
+          "and their row reductions are the declared 1-D layout too",
+          "[gpu][layout][half]") {
+  const auto l = blocked(shape_of<1>({10}), 2, 3);  // 1024 halves, 4 warps
+  for (int w = 0; w < 4; ++w)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int r = 0; r < 8; ++r) CHECK(element(l, lane, w, r) == 8 * (32 * w + lane) + r);
+  for (int warps = 0; warps <= 5; ++warps)
+    for (int rows = 0; rows <= 8; ++rows)
+      for (int cols = 0; cols <= 10 && rows + cols <= 14; ++cols) {
+        INFO("warp bits " << warps << ", [2^" << rows << ", 2^" << cols << "]");
+        const auto b = blocked(shape_of<2>({rows, cols}), warps, 3);
+        CHECK(b.valid());
+        CHECK(covers_every_element_once(b));
+        for (int v = 0; v < 3 && v < cols; ++v) CHECK(b.reg[v] == v);
+        CHECK(without_bits(b, 0, cols) == declared(shape_of<1>({rows}), warps));
+      }
+}
