@@ -4,6 +4,7 @@
 // One algorithm per header, in the manner of CUB's block/ headers:
 //   cuda/layout.cuh        linear layouts: blocked, declared, slice, mma accumulator and operands
 //   cuda/tile_storage.cuh  registers per thread, and element positions from compile-time slots
+//   cuda/half.cuh          tl::float16 and tl::bfloat16: 16-bit values with Eigen's rounding
 //   cuda/convert.cuh       layout conversions (register renaming or shared memory)
 //   cuda/evaluate.cuh      evaluating an expression in a layout (binding its data tiles)
 //   cuda/memory.cuh        load and store: 16-byte vectors, predicated lanes, first copies only
