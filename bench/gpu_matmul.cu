@@ -1,13 +1,17 @@
-// The matmul solution (puzzle 14, fp32 operands: tl::dot's FFMA lowering, cuda/dot.cuh) on the
-// GPU, for several block sizes, against the device's fp32 FFMA peak:
+// Matmul on the GPU at size^3 in each precision tl::dot has, beside cuBLAS in the same run:
 //
 //   ./build/tilepuzzles_bench_gpu_matmul [size, default 4096]
 //
-// z = x @ y for square size x size matrices (one batch). Each block size is checked first against
-// a double-precision product on the host (a sample of 256 elements, relative to the sum of
-// |x_ik * y_kj|, the scale of the summation-order error), then timed (median of 11 after 2
-// warm-ups). The cuBLAS fp32 baseline of the same machine is measured by bench/gpu_session.sh
-// with PyTorch (TF32 off), in the same session.
+//   fp32   the matmul solution (puzzle 14: tl::dot's exact FFMA lowering, cuda/dot.cuh), against
+//          the device's fp32 FFMA peak and cuBLAS fp32 (CUBLAS_COMPUTE_32F, no TF32)
+//   tf32   the same kernel with tl::dot(a, b, acc, tl::tf32) (mma.sync m16n8k8, cuda/mma.cuh),
+//          against cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32
+//
+// z = x @ y for square size x size matrices (one batch). Each kernel is checked first against a
+// double-precision product on the host of the operands as the GPU multiplies them (a sample of
+// 256 elements, relative to the sum of |x_ik * y_kj|, the scale of the summation-order error),
+// then timed (median of 11 after 2 warm-ups); so is cuBLAS. Without cuBLAS at build time the
+// cuBLAS rows say so. bench/gpu_session.sh's matmul step also times cuBLAS fp32 through PyTorch.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -16,8 +20,38 @@
 #include <cstdlib>
 #include <vector>
 
+#if TILEPUZZLES_HAVE_CUBLAS
+#include <cublas_v2.h>
+#endif
+
 #include "checker/gpu_launch.cuh"
 #include "solutions/matmul.hpp"
+#include "tile/precision.hpp"
+
+namespace bench_kernels {
+
+// The matmul solution's kernel with the dot's input precision as a parameter (the solution itself
+// stays exact fp32).
+template <class Precision, int B0, int B1, int B_MID>
+struct Matmul {
+  static constexpr int num_warps = 4;
+
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0, int N1, int N2, int MID) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    tl::tile<float, B0, B1> acc = 0.0f;
+    for (int k = 0; k < MID; k += B_MID) {
+      auto ks = k + tl::arange<B_MID>();
+      auto a = tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), 0.0f);
+      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
+      acc = tl::dot(a, b, acc, Precision{});
+    }
+    tl::store(z + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
+  }
+};
+
+}  // namespace bench_kernels
 
 namespace {
 
@@ -56,19 +90,14 @@ struct problem {
   std::vector<float> hx, hy;
 };
 
-template <int B0, int B1, int B_MID>
-void launch(const problem& p) {
-  using K = solutions::Matmul<B0, B1, B_MID>;
-  const dim3 grid((p.n + B0 - 1) / B0, (p.n + B1 - 1) / B1, 1);
-  tp::gpu::program<K, tl::ptr<const float>, tl::ptr<const float>, tl::ptr<float>, int, int, int, int>
-      <<<grid, 32 * K::num_warps>>>(K{}, {p.x}, {p.y}, {p.z}, p.n, p.n, 1, p.n);
-}
+// The operands as the precision's multiplier sees them.
+enum class precision { fp32, tf32 };
+const char* name_of(precision p) { return p == precision::fp32 ? "fp32" : "tf32"; }
+float as_multiplied(float v, precision p) { return p == precision::tf32 ? tl::round_to_tf32(v) : v; }
 
-template <int B0, int B1, int B_MID>
-void run(const problem& p, double peak_tflops, bool& ok) {
-  check(cudaMemset(p.z, 0xff, sizeof(float) * p.n * p.n), "cudaMemset");  // NaN
-  launch<B0, B1, B_MID>(p);
-  check(cudaDeviceSynchronize(), "matmul");
+// The worst |z - x @ y| / sum|x * y| over a sample of 256 elements, in double, of the operands
+// rounded as the precision rounds them.
+double sample_error(const problem& p, precision prec) {
   std::vector<float> z(static_cast<std::size_t>(p.n) * p.n);
   check(cudaMemcpy(z.data(), p.z, sizeof(float) * z.size(), cudaMemcpyDeviceToHost), "copy back");
   double worst = 0;
@@ -76,20 +105,87 @@ void run(const problem& p, double peak_tflops, bool& ok) {
     const long long i = (s * 7919LL) % p.n, j = (s * 104729LL) % p.n;
     double want = 0, scale = 0;
     for (int k = 0; k < p.n; ++k) {
-      const double t = static_cast<double>(p.hx[i * p.n + k]) * p.hy[static_cast<long long>(k) * p.n + j];
+      const double t = static_cast<double>(as_multiplied(p.hx[i * p.n + k], prec)) *
+                       as_multiplied(p.hy[static_cast<long long>(k) * p.n + j], prec);
       want += t;
       scale += std::fabs(t);
     }
     const double err = std::fabs(z[i * p.n + j] - want) / scale;
     worst = std::isnan(err) ? INFINITY : std::max(worst, err);
   }
-  const double ms = median_ms([&] { launch<B0, B1, B_MID>(p); });
-  const double tflops = 2.0 * p.n * p.n * static_cast<double>(p.n) / ms / 1e9;
-  std::printf("tl matmul, B0 = %3d, B1 = %3d, B_MID = %2d  %9.3f ms %7.2f TFLOP/s  %.2f x FFMA peak"
-              "   max error / sum|products| %.1e\n",
-              B0, B1, B_MID, ms, tflops, tflops / peak_tflops, worst);
-  ok = ok && worst < 1e-5;
+  return worst;
 }
+
+struct row {
+  precision prec;
+  double ms = 0, tflops = 0, error = 0;
+};
+
+template <class K>
+void launch(const problem& p, int b0, int b1) {
+  const dim3 grid((p.n + b0 - 1) / b0, (p.n + b1 - 1) / b1, 1);
+  tp::gpu::program<K, tl::ptr<const float>, tl::ptr<const float>, tl::ptr<float>, int, int, int, int>
+      <<<grid, 32 * K::num_warps>>>(K{}, {p.x}, {p.y}, {p.z}, p.n, p.n, 1, p.n);
+}
+
+// The sample's error, relative to the sum of |products| (the summation order's scale; the
+// operands' rounding is in the reference): under 1e-5 for FFMA, under 1e-4 for the tensor cores,
+// which truncate where they align and normalize their sums.
+double error_bound(precision prec) { return prec == precision::fp32 ? 1e-5 : 1e-4; }
+
+template <class K, int B0, int B1, int B_MID>
+row run(const problem& p, precision prec, double peak_tflops, double cublas_ms, bool& ok) {
+  check(cudaMemset(p.z, 0xff, sizeof(float) * p.n * p.n), "cudaMemset");  // NaN
+  launch<K>(p, B0, B1);
+  check(cudaDeviceSynchronize(), "matmul");
+  row r{prec};
+  r.error = sample_error(p, prec);
+  r.ms = median_ms([&] { launch<K>(p, B0, B1); });
+  r.tflops = 2.0 * p.n * p.n * static_cast<double>(p.n) / r.ms / 1e9;
+  std::printf("tl matmul %s, B0 = %3d, B1 = %3d, B_MID = %2d  %9.3f ms %7.2f TFLOP/s", name_of(prec),
+              B0, B1, B_MID, r.ms, r.tflops);
+  if (prec == precision::fp32) std::printf("  %.2f x FFMA peak", r.tflops / peak_tflops);
+  if (cublas_ms > 0) std::printf("  %.2f x cuBLAS", cublas_ms / r.ms);
+  std::printf("   max error / sum|products| %.1e\n", r.error);
+  ok = ok && r.error < error_bound(prec);
+  return r;
+}
+
+#if TILEPUZZLES_HAVE_CUBLAS
+void check_cublas(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    std::fprintf(stderr, "%s failed: cuBLAS status %d\n", what, static_cast<int>(s));
+    std::exit(1);
+  }
+}
+
+// cuBLAS on the same operands, row-major z = x @ y as column-major z^T = y^T x^T; its time, or
+// 0 when cuBLAS is absent.
+double cublas_ms(cublasHandle_t handle, const problem& p, precision prec, bool& ok) {
+  const float one = 1.0f, zero = 0.0f;
+  const cublasComputeType_t compute =
+      prec == precision::tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  auto gemm = [&] {
+    check_cublas(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.n, p.n, &one, p.y, CUDA_R_32F,
+                              p.n, p.x, CUDA_R_32F, p.n, &zero, p.z, CUDA_R_32F, p.n, compute,
+                              CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmEx");
+  };
+  check(cudaMemset(p.z, 0xff, sizeof(float) * p.n * p.n), "cudaMemset");
+  gemm();
+  check(cudaDeviceSynchronize(), "cuBLAS");
+  const double error = sample_error(p, prec);
+  const double ms = median_ms(gemm);
+  std::printf("cuBLAS %s (cublasGemmEx, %s)%*s %9.3f ms %7.2f TFLOP/s   max error / sum|products| %.1e\n",
+              name_of(prec), prec == precision::tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F",
+              prec == precision::tf32 ? 0 : 6, "", ms, 2.0 * p.n * p.n * static_cast<double>(p.n) / ms / 1e9,
+              error);
+  // cuBLAS's TF32 rounding of the operands need not be ours (it may round to nearest even):
+  // its error is reported, not held to the bound.
+  if (prec == precision::fp32) ok = ok && error < error_bound(prec);
+  return ms;
+}
+#endif
 
 }  // namespace
 
@@ -117,12 +213,37 @@ int main(int argc, char** argv) {
   check(cudaMemcpy(p.x, p.hx.data(), sizeof(float) * elements, cudaMemcpyHostToDevice), "copy");
   check(cudaMemcpy(p.y, p.hy.data(), sizeof(float) * elements, cudaMemcpyHostToDevice), "copy");
   bool ok = true;
-  run<32, 32, 32>(p, peak, ok);
-  run<64, 64, 16>(p, peak, ok);
-  run<64, 64, 32>(p, peak, ok);
-  run<128, 64, 16>(p, peak, ok);
-  run<64, 128, 16>(p, peak, ok);
-  std::printf("results %s\n", ok ? "match a double-precision product (error < 1e-5 of sum|products|)"
+  double cublas_fp32 = 0, cublas_tf32 = 0;
+#if TILEPUZZLES_HAVE_CUBLAS
+  cublasHandle_t handle;
+  check_cublas(cublasCreate(&handle), "cublasCreate");
+  cublas_fp32 = cublas_ms(handle, p, precision::fp32, ok);
+#else
+  std::printf("cuBLAS: not found when this was built (no ratios to cuBLAS)\n");
+#endif
+  {
+    using solutions::Matmul;
+    run<Matmul<32, 32, 32>, 32, 32, 32>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<64, 64, 16>, 64, 64, 16>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<64, 64, 32>, 64, 64, 32>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<128, 64, 16>, 128, 64, 16>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<64, 128, 16>, 64, 128, 16>(p, precision::fp32, peak, cublas_fp32, ok);
+  }
+#if TILEPUZZLES_HAVE_CUBLAS
+  cublas_tf32 = cublas_ms(handle, p, precision::tf32, ok);
+#endif
+  using bench_kernels::Matmul;
+  using tf32 = tl::tf32_t;
+  run<Matmul<tf32, 64, 64, 32>, 64, 64, 32>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<tf32, 128, 64, 32>, 128, 64, 32>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<tf32, 64, 128, 32>, 64, 128, 32>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<tf32, 128, 128, 32>, 128, 128, 32>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<tf32, 128, 128, 16>, 128, 128, 16>(p, precision::tf32, peak, cublas_tf32, ok);
+#if TILEPUZZLES_HAVE_CUBLAS
+  cublasDestroy(handle);
+#endif
+  std::printf("results %s\n", ok ? "match a double-precision product of the operands as multiplied "
+                                   "(error < 1e-5 of sum|products| for fp32, 1e-4 on the tensor cores)"
                                  : "WRONG");
   cudaFree(p.x);
   cudaFree(p.y);
