@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "checker/binding.hpp"
+#include "checker/device_tensors.hpp"
 #include "checker/launch.hpp"
 
 namespace tp::gpu {
@@ -41,7 +42,7 @@ class device_buffer {
   ~device_buffer() {
     if (data_) cudaFree(data_);
   }
-  float* get() const { return static_cast<float*>(data_); }
+  void* get() const { return data_; }
   cudaError_t error() const { return error_; }
 
  private:
@@ -59,34 +60,53 @@ template <class Param>
 Param kernel_argument(std::size_t index, const std::vector<device_buffer>& buffers,
                       const std::vector<int>& sizes) {
   if constexpr (tl::is_ptr_v<Param>) {
-    static_assert(std::is_same_v<std::remove_const_t<typename Param::element_type>, float>,
-                  "the checker passes float32 tensors: use tl::ptr<float> or tl::ptr<const float>");
-    return Param{buffers.at(index).get()};
+    using Elem = std::remove_const_t<typename Param::element_type>;
+    return Param{static_cast<Elem*>(buffers.at(index).get())};
   } else {
     return static_cast<Param>(sizes.at(index - buffers.size()));
   }
 }
+
+// Empty when every tensor has the dtype of the kernel parameter it is passed to.
+template <class... Params>
+std::string dtype_mismatches(const std::vector<tensor>& tensors) {
+  std::string problem;
+  std::size_t index = 0;
+  (
+      [&] {
+        if constexpr (tl::is_ptr_v<Params>) {
+          if (problem.empty() && index < tensors.size())
+            problem = device_tensors::dtype_mismatch(
+                tensors[index], dtype_of<typename Params::element_type>());
+        }
+        ++index;
+      }(),
+      ...);
+  return problem;
+}
+template <class Tuple>
+struct mismatches_of;
+template <class... Params>
+struct mismatches_of<std::tuple<Params...>> {
+  static std::string of(const std::vector<tensor>& tensors) { return dtype_mismatches<Params...>(tensors); }
+};
 }  // namespace detail
 
 template <class Kernel>
 std::string launch(const launch_request& request) {
   using params = typename call_params<decltype(&Kernel::operator())>::type;
   auto& tensors = *request.tensors;
+  if (auto problem = detail::mismatches_of<params>::of(tensors); !problem.empty()) return problem;
   std::vector<device_buffer> buffers;
   buffers.reserve(tensors.size());
   for (auto& t : tensors) {
-    const std::size_t bytes = t.values.size() * sizeof(float);
-    buffers.emplace_back(bytes == 0 ? sizeof(float) : bytes);
+    // In the tensor's dtype; outputs go in poisoned (NaN) so that an element the kernel never
+    // writes cannot pass.
+    const auto bytes = device_tensors::bytes_of(t);
+    buffers.emplace_back(bytes.empty() ? sizeof(float) : bytes.size());
     if (buffers.back().error() != cudaSuccess)
       return describe(buffers.back().error(), ("cudaMalloc for " + t.name).c_str());
-    // Outputs go in as NaN so that an element the kernel never writes cannot pass.
-    std::vector<float> poisoned;
-    const float* source = t.values.data();
-    if (t.output) {
-      poisoned.assign(t.values.size(), std::numeric_limits<float>::quiet_NaN());
-      source = poisoned.data();
-    }
-    if (auto e = cudaMemcpy(buffers.back().get(), source, bytes, cudaMemcpyHostToDevice))
+    if (auto e = cudaMemcpy(buffers.back().get(), bytes.data(), bytes.size(), cudaMemcpyHostToDevice))
       return describe(e, ("copying " + t.name + " to the GPU").c_str());
   }
   const dim3 grid(request.grid[0], request.grid[1], request.grid[2]);
@@ -99,9 +119,10 @@ std::string launch(const launch_request& request) {
   if (auto e = cudaDeviceSynchronize()) return describe(e, "running the kernel");
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     if (!tensors[i].output) continue;
-    if (auto e = cudaMemcpy(tensors[i].values.data(), buffers[i].get(),
-                            tensors[i].values.size() * sizeof(float), cudaMemcpyDeviceToHost))
+    std::vector<unsigned char> bytes(device_tensors::byte_count(tensors[i]));
+    if (auto e = cudaMemcpy(bytes.data(), buffers[i].get(), bytes.size(), cudaMemcpyDeviceToHost))
       return describe(e, ("copying " + tensors[i].name + " back").c_str());
+    device_tensors::read_back(tensors[i], bytes.data());
   }
   return {};
 }

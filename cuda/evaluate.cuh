@@ -23,10 +23,16 @@
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
+#include "tile/reshape.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
 namespace cuda {
+
+template <class E>
+struct is_reshape : std::false_type {};
+template <class S, class A>
+struct is_reshape<reshape_expr<S, A>> : std::true_type {};
 
 template <class E>
 struct is_data_tile : std::false_type {};
@@ -135,6 +141,11 @@ __device__ __forceinline__ auto bind(const E& e) {
     auto a = bind<Target, child_bits<shape_of_t<A>, S>(Kept)>(e.a);
     auto b = bind<Target, child_bits<shape_of_t<B>, S>(Kept)>(e.b);
     return rebuild_binary(e, a, b);
+  } else if constexpr (is_reshape<X>::value) {
+    // A row-major reshape keeps every element's flat index, and a layout maps flat-index bits:
+    // the operand is read in the result's layout as it is, with the same bits kept.
+    auto a = bind<Target, Kept>(e.a);
+    return reshape_expr<S, decltype(a)>(a);
   } else if constexpr (requires { typename X::a_shape; }) {  // expand_expr
     using A = typename X::a_type;
     auto a = bind<Target, unexpanded_bits<shape_of_t<A>, S, X::axis>(Kept)>(e.a);
@@ -175,13 +186,18 @@ constexpr found_layout first_full_layout(int bits) {
   }
 }
 
-// The layout in which to evaluate a result of shape S from the expressions Es (in order).
-template <class S, class... Es>
-constexpr layouts::linear_layout result_layout() {
+// The layout in which to evaluate a result of shape S from the expressions Es (in order), or
+// Fallback where none has a data tile of the full size.
+template <class S, class Fallback, class... Es>
+constexpr layouts::linear_layout result_layout_or() {
   constexpr int bits = bits_of<S>().total();
   for (auto f : {found_layout{}, first_full_layout<Es>(bits)...})
     if (f.found) return f.layout;
-  return blocked_layout<S>::value;
+  return Fallback::value;
+}
+template <class S, class... Es>
+constexpr layouts::linear_layout result_layout() {
+  return result_layout_or<S, blocked_layout<S>, Es...>();
 }
 
 // Binds E (whose shape broadcasts to S) for evaluation in layout L over S.

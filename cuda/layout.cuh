@@ -14,7 +14,8 @@
 // The layouts a kernel meets:
 //   blocked      what load produces and what an expression without a data operand of its full
 //                shape is evaluated in: 4 consecutive elements of the last dimension per thread
-//                (16-byte vectors of float), coalesced across lanes;
+//                (16-byte vectors of float), 8 for a load or store of 16-bit elements,
+//                coalesced across lanes;
 //   declared     what `tl::tile<T, dims...>` holds: for [M, N] with M >= 16 and N >= 8 the
 //                accumulator layout of mma.sync (m16n8), so acc = dot(a, b, acc) needs no
 //                conversion; otherwise blocked;
@@ -164,17 +165,18 @@ constexpr void place_rows(builder& b, int first_row, int warp_bits) {
 
 }  // namespace detail
 
-// Triton's blocked layout, fixed to one shape of it: the last dimension's lowest two bits in
-// registers 0 and 1 (16-byte vectors of 32-bit elements), the rows placed as above, then the
-// columns on lanes 0 and 1, on the lanes and warps the rows left, and in registers.
+// Triton's blocked layout, fixed to one shape of it: the last dimension's lowest `vector_bits`
+// bits in the first registers (2: four 32-bit elements, a 16-byte vector; 3: eight 16-bit ones),
+// the rows placed as above, then the columns on lanes 0 and 1, on the lanes and warps the rows
+// left, and in registers.
 template <std::size_t Rank>
-constexpr linear_layout blocked(bit_shape<Rank> s, int warp_bits) {
+constexpr linear_layout blocked(bit_shape<Rank> s, int warp_bits, int vector_bits = 2) {
   detail::builder b;
   b.l.out_bits = s.total();
   b.l.warp_bits = warp_bits;
   const int cols = Rank > 0 ? s.log2_dims[Rank - 1] : 0;
   int next_col = 0;
-  while (next_col < cols && next_col < 2) b.add_register(next_col++);
+  while (next_col < cols && next_col < vector_bits) b.add_register(next_col++);
   // Rows first, so that their placement does not depend on the columns.
   detail::builder rows;
   rows.l.out_bits = b.l.out_bits;

@@ -1,8 +1,9 @@
 // load and store on the GPU: each thread moves the elements its registers hold.
 //
 // The offsets, mask and `other` (and a store's values) are evaluated in the access's layout: that
-// of its first data operand of the full shape, else the blocked layout, whose registers 0 and 1
-// hold 4 consecutive elements of the last dimension. Where a layout puts such a vector in one
+// of its first data operand of the full shape, else the blocked layout of the element type, whose
+// first registers hold 16 bytes of consecutive elements of the last dimension (4 floats or ints,
+// 8 halves). Where a layout puts such a vector in one
 // thread, the access moves it as one 16-byte instruction when every lane of the vector is on, the
 // offsets are consecutive and the address is aligned (checked at run time: masks and strides
 // are run-time values); otherwise lane by lane, predicated, so a masked-off lane never touches
@@ -44,7 +45,7 @@ constexpr int vector_bits() {
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
 __device__ __forceinline__ auto load(const PE& pe, const MaskE& m, const OtherE& o) {
   using Offsets = typename PE::offsets_type;
-  using L = layouts::layout<result_layout<S, Offsets, MaskE, OtherE>()>;
+  using L = layouts::layout<result_layout_or<S, access_blocked_layout<S, Elem>, Offsets, MaskE, OtherE>()>;
   const auto offsets = bind_for<L, S>(pe.offsets);
   const auto mask = bind_for<L, S>(m);
   const auto other = bind_for<L, S>(o);
@@ -90,7 +91,7 @@ __device__ __forceinline__ auto load(const PE& pe, const MaskE& m, const OtherE&
 template <class Elem, class S, class PE, class V, class MaskE>
 __device__ __forceinline__ void store(const PE& pe, const V& v, const MaskE& m) {
   using Offsets = typename PE::offsets_type;
-  using L = layouts::layout<result_layout<S, V, Offsets, MaskE>()>;
+  using L = layouts::layout<result_layout_or<S, access_blocked_layout<S, Elem>, V, Offsets, MaskE>()>;
   const auto values = bind_for<L, S>(v);
   const auto offsets = bind_for<L, S>(pe.offsets);
   const auto mask = bind_for<L, S>(m);

@@ -65,6 +65,13 @@ struct shape_bits {
 
 template <class S>
 using blocked_layout = layouts::layout<layouts::blocked(bits_of<S>(), warp_bits)>;
+// The blocked layout of a load or store of Elem: 16 bytes of consecutive elements per thread
+// (8 for 16-bit elements, 4 otherwise).
+template <class Elem>
+inline constexpr int access_vector_bits = sizeof(Elem) == 2 ? 3 : 2;
+template <class S, class Elem>
+using access_blocked_layout =
+    layouts::layout<layouts::blocked(bits_of<S>(), warp_bits, access_vector_bits<Elem>)>;
 template <class S>
 using declared_layout = layouts::layout<layouts::declared(bits_of<S>(), warp_bits)>;
 

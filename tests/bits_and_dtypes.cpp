@@ -2,12 +2,15 @@
 // half-precision tiles (tile/dtypes.hpp) in the simulator, against values worked out by hand.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "cuda/half_bits.hpp"
 #include "simulator/launch.hpp"
 #include "tile/tl.hpp"
 
@@ -171,4 +174,78 @@ TEST_CASE("maximum and minimum of half lanes follow the float rules: NaN wins, -
   CHECK(std::signbit(static_cast<float>(tl::op::minimum{}(float16(0.0f), float16(-0.0f)))));
   CHECK_FALSE(std::signbit(static_cast<float>(tl::op::maximum{}(float16(-0.0f), float16(0.0f)))));
   CHECK(static_cast<float>(tl::op::maximum{}(float16(2.0f), float16(-3.0f))) == 2.0f);
+}
+
+TEST_CASE("The GPU's portable half conversions (cuda/half_bits.hpp) give Eigen's bits: every "
+          "float16 and bfloat16 to float, and floats of every kind to both",
+          "[tl][half]") {
+  auto bits16 = [](auto h) {
+    std::uint16_t u;
+    std::memcpy(&u, static_cast<const void*>(&h), sizeof u);
+    return u;
+  };
+  int wrong = 0;
+  for (std::uint32_t u = 0; u < 0x10000; ++u) {  // every 16-bit pattern, NaNs with payloads too
+    const auto h = static_cast<std::uint16_t>(u);
+    tl::float16 e16;
+    tl::bfloat16 eb16;
+    std::memcpy(static_cast<void*>(&e16), &h, 2);
+    std::memcpy(static_cast<void*>(&eb16), &h, 2);
+    wrong += std::bit_cast<std::uint32_t>(tl::half_bits::to_float(h)) !=
+             std::bit_cast<std::uint32_t>(static_cast<float>(e16));
+    wrong += std::bit_cast<std::uint32_t>(tl::half_bits::bfloat16_to_float(h)) !=
+             std::bit_cast<std::uint32_t>(static_cast<float>(eb16));
+  }
+  CHECK(wrong == 0);
+  // Floats: every exponent with mantissas near the rounding points of both types (ties, one
+  // below, one above), both signs, and a sweep of patterns through the whole range.
+  std::vector<std::uint32_t> patterns;
+  for (std::uint32_t exponent = 0; exponent < 256; ++exponent)
+    for (std::uint32_t low : {0u, 1u, 0xfffu, 0x1000u, 0x1001u, 0x2000u, 0x3000u, 0x7fffu, 0x8000u,
+                              0x8001u, 0x18000u, 0x7fffffu, 0x7fe000u, 0x7ff000u, 0x400000u})
+      for (std::uint32_t sign : {0u, 0x80000000u}) patterns.push_back(sign | exponent << 23 | low);
+  for (std::uint64_t u = 0; u < 0x100000000ull; u += 65521) patterns.push_back(static_cast<std::uint32_t>(u));
+  for (std::uint32_t p : patterns) {
+    const float f = std::bit_cast<float>(p);
+    INFO("float bits 0x" << std::hex << p);
+    const bool ok16 = tl::half_bits::from_float(f) == bits16(tl::float16(f));
+    const bool okb16 = tl::half_bits::bfloat16_from_float(f) == bits16(tl::bfloat16(f));
+    if (!ok16 || !okb16) {
+      CHECK(ok16);
+      CHECK(okb16);
+      ++wrong;
+      if (wrong > 10) break;
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(patterns.size() > 65000);
+}
+
+TEST_CASE("Casting a float16 NaN or infinity to int32 is an index-overflow diagnostic, as for "
+          "float; finite halves cast",
+          "[tl][half]") {
+  using tl::float16;
+  for (float bad : {std::numeric_limits<float>::quiet_NaN(), INFINITY}) {
+    std::vector<float16> h = {float16(1.5f), float16(bad)};
+    std::vector<int> out(2, 0);
+    tl::sim::buffer bh("h", {2}, "float16", 2, h.data(), true);
+    tl::sim::buffer bo("z", {2}, "int32", 4, out.data(), false);
+    const auto r = run_one({&bh, &bo}, [&] {
+      auto i = tl::arange<2>();
+      tl::store(tl::ptr<int>{&bo} + i, tl::cast<int>(tl::load(tl::ptr<const float16>{&bh} + i)));
+    });
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->kind == std::string("index-overflow"));
+  }
+  std::vector<float16> h = {float16(-2.75f), float16(65504.0f)};
+  std::vector<int> out(2, 0);
+  tl::sim::buffer bh("h", {2}, "float16", 2, h.data(), true);
+  tl::sim::buffer bo("z", {2}, "int32", 4, out.data(), false);
+  const auto r = run_one({&bh, &bo}, [&] {
+    auto i = tl::arange<2>();
+    tl::store(tl::ptr<int>{&bo} + i, tl::cast<int>(tl::load(tl::ptr<const float16>{&bh} + i)));
+  });
+  INFO(error_of(r));
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(out == std::vector<int>{-2, 65504});
 }

@@ -2,9 +2,9 @@
 // floating-point lane.
 //
 // tl::float16 and tl::bfloat16 are Eigen::half and Eigen::bfloat16 in the simulator: IEEE
-// binary16 and bfloat16, every operation computed in float and rounded back to nearest-even, as
-// the GPU's f16/bf16 instructions round. The CUDA backend does not lower half tiles yet: there
-// they are a type whose first real use is a compile error that names it (tile/dtypes.hpp below).
+// binary16 and bfloat16, every operation computed in float and rounded back to nearest-even. On
+// the GPU they are cuda/half.cuh's types: the bits of a __half or __nv_bfloat16, with Eigen's
+// conversions and operations, so both backends compute the same bits.
 #pragma once
 
 #include <type_traits>
@@ -13,6 +13,8 @@
 
 #if TL_BACKEND_CPU
 #include <Eigen/Core>
+#else
+#include "cuda/half.cuh"
 #endif
 
 namespace tl {
@@ -22,20 +24,8 @@ inline namespace TL_ABI {
 using float16 = Eigen::half;
 using bfloat16 = Eigen::bfloat16;
 #else
-namespace detail {
-template <int Which>
-inline constexpr bool half_not_on_gpu_yet = false;
-// Complete only when a kernel uses its values (a load, a tile, a cast): then this assertion
-// names the type. Pointers to it and signatures that mention it compile.
-template <int Which>
-struct gpu_half {
-  static_assert(half_not_on_gpu_yet<Which>,
-                "tl::float16 and tl::bfloat16 are not on the GPU backend yet: this kernel runs in "
-                "the simulator only");
-};
-}  // namespace detail
-using float16 = detail::gpu_half<16>;
-using bfloat16 = detail::gpu_half<-16>;
+using float16 = cuda::float16_t;
+using bfloat16 = cuda::bfloat16_t;
 #endif
 
 // Floating-point lanes: float, double and the two half types. std::is_floating_point is false

@@ -353,12 +353,15 @@ struct cast_to {
   TL_FN auto operator()(A a) const {
     if constexpr (is_integer_lane_v<A>) {
       return static_cast<T>(lanes::int32_operand(a, "tl::cast"));
-    } else if constexpr (std::is_floating_point_v<A> && is_integer_lane_v<T>) {
+    } else if constexpr (is_floating_v<A> && is_integer_lane_v<T>) {
+      // A half lane converts through float (exact), so its NaN and infinities are reported too.
+      using F = std::conditional_t<std::is_floating_point_v<A>, A, float>;
+      const F f = static_cast<F>(a);
 #if TL_BACKEND_CPU
-      if (!(a >= A(-2147483648.0) && a < A(2147483648.0)))
-        float_to_int32_overflow(static_cast<double>(a));
+      if (!(f >= F(-2147483648.0) && f < F(2147483648.0)))
+        float_to_int32_overflow(static_cast<double>(f));
 #endif
-      return static_cast<T>(a);
+      return static_cast<T>(f);
     } else {
       return static_cast<T>(a);
     }

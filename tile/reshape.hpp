@@ -2,9 +2,10 @@
 // same size (Triton's tl.reshape). Unpacking packed values uses it: eight 4-bit values per int32
 // unpack into a [R, C, 8] tile, which reshape<R, C * 8> turns back into rows of columns.
 //
-// The simulator evaluates it lane by lane. The GPU backend does not have it yet: there each
-// element can live in another thread after a reshape, which needs the layouts that move values
-// between threads, so it is a compile error that names it.
+// The simulator evaluates it lane by lane. On the GPU a layout maps the bits of an element's
+// row-major flat index, which a reshape keeps, so the operand's layout serves the new shape as it
+// is: a reshaped data tile keeps its registers (cuda/evaluate.cuh), and moves only where it then
+// meets a tile in another layout, like any other tile.
 #pragma once
 
 #include <type_traits>
@@ -35,25 +36,12 @@ struct reshape_expr : expr_base<reshape_expr<S, A>> {
   }
 };
 
-namespace detail {
-#if TL_BACKEND_CPU
-template <int Dummy>
-inline constexpr bool reshape_on_gpu = true;
-#else
-template <int Dummy>
-inline constexpr bool reshape_on_gpu = false;
-#endif
-}  // namespace detail
-
 template <int... Dims, class E>
 TL_FN auto reshape(const E& x) {
   static_assert(is_expr_v<E>, "tl::reshape takes a tile");
   using S = shape<Dims...>;
   static_assert(S::size == shape_of_t<E>::size,
                 "tl::reshape: the new shape must have as many elements as the tile");
-  static_assert(detail::reshape_on_gpu<sizeof...(Dims)>,
-                "tl::reshape is not on the GPU backend yet: this kernel runs in the simulator "
-                "only");
   return finish(reshape_expr<S, stored_t<E>>(x));
 }
 

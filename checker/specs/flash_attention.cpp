@@ -11,7 +11,6 @@ const puzzle_spec& flash_attention() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
     s.id = bindings::flash_attention::id;
-    s.not_on_gpu_because = "it needs float16 and bfloat16 tiles and their tl::dot, which the GPU backend does not have yet";
     s.number = 16;
     s.title = "Flash attention";
     s.summary = "o = softmax(q kᵀ / sqrt(d)) v for q, k, v of [Z, H, N, HEAD_DIM] in float16 and "

@@ -40,7 +40,6 @@ const puzzle_spec& matmul_int4() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
     s.id = bindings::matmul_int4::id;
-    s.not_on_gpu_because = "it needs tl::reshape, which the GPU backend does not have yet";
     s.number = 15;
     s.title = "Matmul, 4-bit weights";
     s.summary = "z = (scale * (w - zero)) @ activation with w 4-bit, packed 8 per int32 "

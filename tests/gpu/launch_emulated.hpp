@@ -1,6 +1,6 @@
 // Runs one kernel instantiation of the GPU backend on its host emulation (cuda/host_emulation.hpp)
-// for a launch_request, as checker/gpu_launch.cuh does on a GPU: outputs poisoned with NaN first, one
-// block of 32 * num_warps threads per program. Every buffer has a guard zone on each side: a
+// for a launch_request, as checker/gpu_launch.cuh does on a GPU: each tensor in its dtype, outputs
+// poisoned first, one block of 32 * num_warps threads per program. Every buffer has a guard zone on each side: a
 // store outside the tensor is reported (a load outside it reads the guard and goes unseen here;
 // compute-sanitizer's memcheck sees both on a GPU).
 #pragma once
@@ -13,21 +13,40 @@
 #include <vector>
 
 #include "checker/binding.hpp"
+#include "checker/device_tensors.hpp"
 #include "checker/launch.hpp"
 
 namespace tp::emulated {
 
-inline constexpr std::size_t guard = 64;
-inline constexpr float guard_value = -12345.5f;
+inline constexpr std::size_t guard = 256;  // bytes on each side of a tensor
+inline constexpr unsigned char guard_byte = 0xa5;
 
 template <class Param>
-Param kernel_argument(std::size_t index, std::vector<std::vector<float>>& buffers,
+Param kernel_argument(std::size_t index, std::vector<std::vector<unsigned char>>& buffers,
                       const std::vector<int>& sizes) {
   if constexpr (tl::is_ptr_v<Param>) {
-    return Param{buffers.at(index).data() + guard};
+    using Elem = std::remove_const_t<typename Param::element_type>;
+    return Param{reinterpret_cast<Elem*>(buffers.at(index).data() + guard)};
   } else {
     return static_cast<Param>(sizes.at(index - buffers.size()));
   }
+}
+
+template <class... Params>
+std::string dtype_mismatches(const std::vector<tensor>& tensors, std::tuple<Params...>*) {
+  std::string problem;
+  std::size_t index = 0;
+  (
+      [&] {
+        if constexpr (tl::is_ptr_v<Params>) {
+          if (problem.empty() && index < tensors.size())
+            problem = device_tensors::dtype_mismatch(tensors[index],
+                                                     dtype_of<typename Params::element_type>());
+        }
+        ++index;
+      }(),
+      ...);
+  return problem;
 }
 
 template <class Kernel>
@@ -35,11 +54,14 @@ std::string launch(const launch_request& request) {
   static_assert(Kernel::num_warps == TL_NUM_WARPS, "built for another warp count");
   using params = typename call_params<decltype(&Kernel::operator())>::type;
   auto& tensors = *request.tensors;
-  std::vector<std::vector<float>> buffers;
+  if (auto problem = dtype_mismatches(tensors, static_cast<params*>(nullptr)); !problem.empty())
+    return problem;
+  // Each tensor in its dtype (outputs poisoned), in a buffer aligned like cudaMalloc's.
+  std::vector<std::vector<unsigned char>> buffers;
   for (auto& t : tensors) {
-    std::vector<float> b(t.values.size() + 2 * guard, guard_value);
-    for (std::size_t i = 0; i < t.values.size(); ++i)
-      b[guard + i] = t.output ? std::numeric_limits<float>::quiet_NaN() : t.values[i];
+    const auto bytes = device_tensors::bytes_of(t);
+    std::vector<unsigned char> b(bytes.size() + 2 * guard, guard_byte);
+    std::copy(bytes.begin(), bytes.end(), b.begin() + guard);
     buffers.push_back(std::move(b));
   }
   tl::emulation::block block;
@@ -59,11 +81,11 @@ std::string launch(const launch_request& request) {
       }
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     const auto& b = buffers[i];
+    const std::size_t size = b.size() - 2 * guard;
     for (std::size_t g = 0; g < guard; ++g)
-      if (b[g] != guard_value || b[guard + tensors[i].values.size() + g] != guard_value)
+      if (b[g] != guard_byte || b[guard + size + g] != guard_byte)
         return "a store wrote outside tensor " + tensors[i].name;
-    if (tensors[i].output)
-      std::copy(b.begin() + guard, b.end() - guard, tensors[i].values.begin());
+    if (tensors[i].output) device_tensors::read_back(tensors[i], b.data() + guard);
   }
   return {};
 }

@@ -11,7 +11,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <set>
@@ -43,10 +46,18 @@ constexpr sem::math gpu_math = sem::math::exact;  // the emulation runs the port
 constexpr sem::math gpu_math = sem::math::gpu;
 #endif
 
+// The dtype of the kernel entry with these block sizes (float16, bfloat16 or float32).
+tp::dtype dtype_of_entry(const tp::puzzle_spec& spec, const std::vector<int>& blocks) {
+  for (const auto& k : spec.kernels)
+    if (k.blocks == blocks) return k.dtype;
+  throw std::logic_error("no kernel entry of " + spec.id + " with these block sizes");
+}
+
 // Runs one case of a puzzle through a launcher; the problem found, or empty.
 std::string run_case(const tp::puzzle_spec& spec, std::size_t c, const std::vector<int>& blocks,
                      tp::gpu_tests::launcher launch, std::vector<tp::tensor>* outputs = nullptr) {
-  const auto data = tp::make_case(spec, spec.cases[c], 0, c);
+  const auto element = dtype_of_entry(spec, blocks);
+  const auto data = tp::make_case(spec, spec.cases[c], 0, c, element);
   auto tensors = data.tensors;
   for (auto& t : tensors)
     if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
@@ -55,7 +66,7 @@ std::string run_case(const tp::puzzle_spec& spec, std::size_t c, const std::vect
   request.tensors = &tensors;
   request.sizes = spec.cases[c];
   const std::string where = std::string("on ") + under_test + ", case " +
-                            tp::case_label(spec, spec.cases[c], blocks, "");
+                            tp::case_label(spec, spec.cases[c], blocks, "", element);
   const std::string error = launch(request);
   if (outputs) *outputs = tensors;
   if (!error.empty()) return where + ": " + error;
@@ -85,6 +96,26 @@ std::vector<float> seeded(std::size_t n, unsigned seed) {
   return v;
 }
 
+// Values that test half-precision rounding and special cases: both signs of zero, infinities
+// and NaN, the largest finite values, subnormals, ties between neighbours (float16's and
+// bfloat16's), values past the largest finite one, then seeded values of every magnitude.
+std::vector<float> half_edge_values(std::size_t n, unsigned seed) {
+  const float tie16 = std::ldexp(1.0f, -11), tie_b16 = std::ldexp(1.0f, -8);
+  std::vector<float> v = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, 65504.0f, -65504.0f,
+                          65519.0f, 65520.0f, -65520.0f, 1.0f + tie16, 1.0f + 3 * tie16,
+                          -(1.0f + tie16), 1.0f + tie_b16, 1.0f + 3 * tie_b16, 2.0f + 2 * tie_b16,
+                          std::ldexp(1.0f, -24), std::ldexp(1.0f, -25), std::ldexp(3.0f, -25),
+                          std::ldexp(1.0f, -15), std::ldexp(1.5f, -20), 1e-30f, -1e-30f,
+                          3.0e38f, -3.3e38f, 1.0f / 3.0f, 300.0f, 1024.5f, 2049.0f, -7.75f, 0.1f};
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> exponent(-26, 17);
+  while (v.size() < n) v.push_back(std::ldexp(mantissa(random), exponent(random)));
+  v.resize(n);
+  std::shuffle(v.begin() + 8, v.end(), random);
+  return v;
+}
+
 template <class Kernel>
 test_setup setup_for(const std::string& name) {
   test_setup s;
@@ -92,7 +123,17 @@ test_setup setup_for(const std::string& name) {
     s.tensors.push_back({tensor, {static_cast<long long>(values.size())}, std::move(values), output});
   };
   (void)name;
-  if constexpr (requires { Kernel::slices; Kernel::outputs; } && !requires { Kernel::tile; }) {
+  if constexpr (requires { typename Kernel::element; }) {  // tests/kernels/half.hpp
+    constexpr auto half = tp::dtype_of<typename Kernel::element>();
+    constexpr int n = Kernel::tile;
+    add("x", half_edge_values(n, 4), false);
+    add("y", half_edge_values(n, 5), false);
+    add("f", half_edge_values(n, 6), false);
+    add("h", std::vector<float>(Kernel::half_outputs * n), true);
+    add("z", std::vector<float>(Kernel::float_outputs * n), true);
+    for (auto* t : {&s.tensors[0], &s.tensors[1], &s.tensors[3]}) t->dtype = half;
+    s.sizes = {n - 5};  // a masked tail: the last group of 8 is not a whole vector
+  } else if constexpr (requires { Kernel::slices; Kernel::outputs; } && !requires { Kernel::tile; }) {
     constexpr int n = (Kernel::outputs - 1) / Kernel::slices;
     add("x", seeded(n, 1), false);
     add("z", std::vector<float>(Kernel::outputs), true);
@@ -163,7 +204,7 @@ TEST_CASE("every GPU-capable puzzle's solution matches the reference, every case
       ++runs;
     }
   }
-  CHECK(runs >= 14 * 2 * 2);  // fourteen puzzles, two block sizes, two or more cases each
+  CHECK(runs >= 16 * 2 * 2);  // sixteen puzzles, two block sizes, two or more cases each
 }
 
 TEST_CASE("the solutions give the same results with every number of warps from 1 to 32",
@@ -197,7 +238,7 @@ TEST_CASE("a kernel that stores nothing, as the shipped stubs do, leaves its out
     CHECK_THAT(problem, Catch::Contains("NaN"));  // poisoned outputs are reported, not passed
     ++runs;
   }
-  CHECK(runs >= 14 * 2);
+  CHECK(runs >= 16 * 2);
 }
 
 TEST_CASE("the puzzles built for the GPU are every puzzle CMakeLists.txt marks GPU", "[gpu]") {
@@ -218,6 +259,7 @@ TEST_CASE("kernels that use every tl operation and every layout conversion give 
           "[gpu][layouts]") {
   tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
     if (std::string(name).rfind("semantics", 0) == 0) return;
+    if constexpr (requires { typename Kernel::element; }) return;  // bit for bit, below
     const auto wrong = compare_with_simulator<Kernel>(name);
     for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
@@ -243,4 +285,51 @@ TEST_CASE("NaN, signed zeros, exp, exp2, division and wrapped integers follow do
     INFO(name);
     CHECK(wrong.empty());
   });
+}
+
+TEST_CASE("float16 and bfloat16 tiles: loads, stores, casts, arithmetic and NaN give the "
+          "simulator's bits",
+          "[gpu][half]") {
+  int kernels = 0;
+  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+    if constexpr (requires { typename Kernel::element; }) {
+      ++kernels;
+      auto sim = setup_for<Kernel>(name);
+      auto gpu = sim;
+      tp::launch_request request;
+      request.tensors = &sim.tensors;
+      request.sizes = sim.sizes;
+      const auto run = tp::sim_launch<Kernel>(request, {});
+      INFO(name);
+      REQUIRE(!run.result.error);
+      request.tensors = &gpu.tensors;
+      const std::string error = kernels_under_test().tests.at(name)(request);
+      REQUIRE(error.empty());
+      // The inputs went in rounded, so both saw the same bits; lanes masked off stay NaN on both.
+      std::vector<std::string> wrong;
+      for (std::size_t t = 0; t < sim.tensors.size(); ++t) {
+        if (!sim.tensors[t].output) continue;
+        const auto& want = sim.tensors[t].values;
+        const auto& got = gpu.tensors[t].values;
+        REQUIRE(got.size() == want.size());
+        const std::size_t per_slice = static_cast<std::size_t>(Kernel::tile);
+        for (std::size_t i = 0; i < want.size() && wrong.size() < 12; ++i) {
+          const bool same = std::isnan(want[i]) ? std::isnan(got[i])
+                                                : std::bit_cast<std::uint32_t>(want[i]) ==
+                                                      std::bit_cast<std::uint32_t>(got[i]);
+          if (!same) {
+            std::ostringstream m;
+            m << sim.tensors[t].name << "[" << i << "] (slice " << i / per_slice << ", input "
+              << sim.tensors[0].values[i % per_slice] << ", " << sim.tensors[1].values[i % per_slice]
+              << ", " << sim.tensors[2].values[i % per_slice] << ") is " << got[i] << " on "
+              << under_test << ", " << want[i] << " in the simulator";
+            wrong.push_back(m.str());
+          }
+        }
+      }
+      for (const auto& w : wrong) UNSCOPED_INFO(w);
+      CHECK(wrong.empty());
+    }
+  });
+  CHECK(kernels >= 4);
 }

@@ -6,6 +6,7 @@
 #include "tests/kernels/dot.hpp"
 #include "tests/kernels/dot_precision.hpp"
 #include "tests/kernels/every_op.hpp"
+#include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
 #include "tests/kernels/semantics.hpp"
 
@@ -47,6 +48,15 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::Dot<16, 32, 64, 1>>("dot<16, 32, 64>, 1 warp");
   f.template operator()<test_kernels::Dot<128, 32, 16, 2>>("dot<128, 32, 16>, 2 warps");
   f.template operator()<test_kernels::Dot<16, 16, 16, 32>>("dot<16, 16, 16>, 32 warps");
+  f.template operator()<test_kernels::Reshapes<256, 4>>("reshapes<256>, 4 warps");
+  f.template operator()<test_kernels::Reshapes<64, 8>>("reshapes<64>, 8 warps");
+  f.template operator()<test_kernels::Reshapes<128, 1>>("reshapes<128>, 1 warp");
+  f.template operator()<test_kernels::HalfDot<tl::float16, 32, 64, 16, 4>>("half dot float16<32, 64, 16>, 4 warps");
+  f.template operator()<test_kernels::HalfDot<tl::bfloat16, 16, 32, 64, 2>>("half dot bfloat16<16, 32, 64>, 2 warps");
+  f.template operator()<test_kernels::HalfOps<tl::float16, 256, 4>>("half float16<256>, 4 warps");
+  f.template operator()<test_kernels::HalfOps<tl::bfloat16, 256, 4>>("half bfloat16<256>, 4 warps");
+  f.template operator()<test_kernels::HalfOps<tl::float16, 64, 1>>("half float16<64>, 1 warp");
+  f.template operator()<test_kernels::HalfOps<tl::bfloat16, 512, 8>>("half bfloat16<512>, 8 warps");
 }
 
 // Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test
@@ -60,6 +70,10 @@ void for_each_dot_kernel(F&& f) {
   f.template operator()<MatmulPrecision<float, tl::tf32_t, 64, 64, 32, 4>>("matmul tf32 <64, 64, 32>, 4 warps");
   f.template operator()<MatmulPrecision<float, tl::tf32_t, 16, 32, 16, 1>>("matmul tf32 <16, 32, 16>, 1 warp");
   f.template operator()<MatmulPrecision<float, tl::tf32_t, 32, 16, 64, 8>>("matmul tf32 <32, 16, 64>, 8 warps");
+  f.template operator()<MatmulPrecision<tl::float16, tl::ieee_t, 32, 32, 16, 4>>("matmul float16 <32, 32, 16>, 4 warps");
+  f.template operator()<MatmulPrecision<tl::float16, tl::ieee_t, 16, 16, 16, 1>>("matmul float16 <16, 16, 16>, 1 warp");
+  f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 64, 32, 32, 4>>("matmul bfloat16 <64, 32, 32>, 4 warps");
+  f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 32, 64, 64, 8>>("matmul bfloat16 <32, 64, 64>, 8 warps");
 }
 
 }  // namespace tp::gpu_tests

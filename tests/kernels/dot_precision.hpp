@@ -23,8 +23,8 @@ struct MatmulPrecision {
     tl::tile<float, B0, B1> acc = 0.0f;
     for (int k = 0; k < MID; k += BK) {
       auto ks = k + tl::arange<BK>();
-      auto a = tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), T(0.0f));
-      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), T(0.0f));
+      auto a = tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), 0.0f);
+      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
       if constexpr (std::is_same_v<Precision, tl::tf32_t>)
         acc = tl::dot(a, b, acc, tl::tf32);
       else
