@@ -6,6 +6,8 @@
 //          the device's fp32 FFMA peak and cuBLAS fp32 (CUBLAS_COMPUTE_32F, no TF32)
 //   tf32   the same kernel with tl::dot(a, b, acc, tl::tf32) (mma.sync m16n8k8, cuda/mma.cuh),
 //          against cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32
+//   fp16   the same kernel with float16 operands (mma.sync m16n8k16), fp32 accumulation and
+//   bf16   output, against cuBLAS with CUDA_R_16F / CUDA_R_16BF inputs and CUBLAS_COMPUTE_32F
 //
 // z = x @ y for square size x size matrices (one batch). Each kernel is checked first against a
 // double-precision product on the host of the operands as the GPU multiplies them (a sample of
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -25,18 +28,19 @@
 #endif
 
 #include "checker/gpu_launch.cuh"
+#include "cuda/half_bits.hpp"
 #include "solutions/matmul.hpp"
 #include "tile/precision.hpp"
 
 namespace bench_kernels {
 
-// The matmul solution's kernel with the dot's input precision as a parameter (the solution itself
-// stays exact fp32).
-template <class Precision, int B0, int B1, int B_MID>
+// The matmul solution's kernel with the operands' type and the dot's input precision as
+// parameters (the solution itself stays exact fp32).
+template <class T, class Precision, int B0, int B1, int B_MID>
 struct Matmul {
   static constexpr int num_warps = 4;
 
-  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z,
                             int N0, int N1, int N2, int MID) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
@@ -86,14 +90,29 @@ double median_ms(F&& f, int warmup = 2, int runs = 11) {
 
 struct problem {
   int n;
-  float *x, *y, *z;
+  float *x, *y, *z;                   // fp32 operands and the result
+  std::uint16_t *x16, *y16, *xb, *yb;  // the operands as float16 and as bfloat16
   std::vector<float> hx, hy;
 };
 
 // The operands as the precision's multiplier sees them.
-enum class precision { fp32, tf32 };
-const char* name_of(precision p) { return p == precision::fp32 ? "fp32" : "tf32"; }
-float as_multiplied(float v, precision p) { return p == precision::tf32 ? tl::round_to_tf32(v) : v; }
+enum class precision { fp32, tf32, fp16, bf16 };
+const char* name_of(precision p) {
+  switch (p) {
+    case precision::tf32: return "tf32";
+    case precision::fp16: return "fp16";
+    case precision::bf16: return "bf16";
+    default: return "fp32";
+  }
+}
+float as_multiplied(float v, precision p) {
+  switch (p) {
+    case precision::tf32: return tl::round_to_tf32(v);
+    case precision::fp16: return tl::half_bits::to_float(tl::half_bits::from_float(v));
+    case precision::bf16: return tl::half_bits::bfloat16_to_float(tl::half_bits::bfloat16_from_float(v));
+    default: return v;
+  }
+}
 
 // The worst |z - x @ y| / sum|x * y| over a sample of 256 elements, in double, of the operands
 // rounded as the precision rounds them.
@@ -121,11 +140,19 @@ struct row {
   double ms = 0, tflops = 0, error = 0;
 };
 
-template <class K>
-void launch(const problem& p, int b0, int b1) {
+template <class T>
+const T* operand(const problem& p, bool first, precision prec) {
+  if (prec == precision::fp16) return reinterpret_cast<const T*>(first ? p.x16 : p.y16);
+  if (prec == precision::bf16) return reinterpret_cast<const T*>(first ? p.xb : p.yb);
+  return reinterpret_cast<const T*>(first ? p.x : p.y);
+}
+
+template <class K, class T>
+void launch(const problem& p, int b0, int b1, precision prec) {
   const dim3 grid((p.n + b0 - 1) / b0, (p.n + b1 - 1) / b1, 1);
-  tp::gpu::program<K, tl::ptr<const float>, tl::ptr<const float>, tl::ptr<float>, int, int, int, int>
-      <<<grid, 32 * K::num_warps>>>(K{}, {p.x}, {p.y}, {p.z}, p.n, p.n, 1, p.n);
+  tp::gpu::program<K, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<float>, int, int, int, int>
+      <<<grid, 32 * K::num_warps>>>(K{}, {operand<T>(p, true, prec)}, {operand<T>(p, false, prec)},
+                                    {p.z}, p.n, p.n, 1, p.n);
 }
 
 // The sample's error, relative to the sum of |products| (the summation order's scale; the
@@ -133,14 +160,14 @@ void launch(const problem& p, int b0, int b1) {
 // which truncate where they align and normalize their sums.
 double error_bound(precision prec) { return prec == precision::fp32 ? 1e-5 : 1e-4; }
 
-template <class K, int B0, int B1, int B_MID>
+template <class K, class T, int B0, int B1, int B_MID>
 row run(const problem& p, precision prec, double peak_tflops, double cublas_ms, bool& ok) {
   check(cudaMemset(p.z, 0xff, sizeof(float) * p.n * p.n), "cudaMemset");  // NaN
-  launch<K>(p, B0, B1);
+  launch<K, T>(p, B0, B1, prec);
   check(cudaDeviceSynchronize(), "matmul");
   row r{prec};
   r.error = sample_error(p, prec);
-  r.ms = median_ms([&] { launch<K>(p, B0, B1); });
+  r.ms = median_ms([&] { launch<K, T>(p, B0, B1, prec); });
   r.tflops = 2.0 * p.n * p.n * static_cast<double>(p.n) / r.ms / 1e9;
   std::printf("tl matmul %s, B0 = %3d, B1 = %3d, B_MID = %2d  %9.3f ms %7.2f TFLOP/s", name_of(prec),
               B0, B1, B_MID, r.ms, r.tflops);
@@ -165,9 +192,14 @@ double cublas_ms(cublasHandle_t handle, const problem& p, precision prec, bool& 
   const float one = 1.0f, zero = 0.0f;
   const cublasComputeType_t compute =
       prec == precision::tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  const cudaDataType_t type = prec == precision::fp16   ? CUDA_R_16F
+                              : prec == precision::bf16 ? CUDA_R_16BF
+                                                        : CUDA_R_32F;
+  const void* x = operand<void>(p, true, prec);
+  const void* y = operand<void>(p, false, prec);
   auto gemm = [&] {
-    check_cublas(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.n, p.n, &one, p.y, CUDA_R_32F,
-                              p.n, p.x, CUDA_R_32F, p.n, &zero, p.z, CUDA_R_32F, p.n, compute,
+    check_cublas(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.n, p.n, &one, y, type, p.n,
+                              x, type, p.n, &zero, p.z, CUDA_R_32F, p.n, compute,
                               CUBLAS_GEMM_DEFAULT),
                  "cublasGemmEx");
   };
@@ -178,11 +210,11 @@ double cublas_ms(cublasHandle_t handle, const problem& p, precision prec, bool& 
   const double ms = median_ms(gemm);
   std::printf("cuBLAS %s (cublasGemmEx, %s)%*s %9.3f ms %7.2f TFLOP/s   max error / sum|products| %.1e\n",
               name_of(prec), prec == precision::tf32 ? "CUBLAS_COMPUTE_32F_FAST_TF32" : "CUBLAS_COMPUTE_32F",
-              prec == precision::tf32 ? 0 : 6, "", ms, 2.0 * p.n * p.n * static_cast<double>(p.n) / ms / 1e9,
+              prec == precision::tf32 ? 0 : 10, "", ms, 2.0 * p.n * p.n * static_cast<double>(p.n) / ms / 1e9,
               error);
   // cuBLAS's TF32 rounding of the operands need not be ours (it may round to nearest even):
-  // its error is reported, not held to the bound.
-  if (prec == precision::fp32) ok = ok && error < error_bound(prec);
+  // its TF32 error is reported, not held to the bound.
+  if (prec != precision::tf32) ok = ok && error < error_bound(prec);
   return ms;
 }
 #endif
@@ -212,6 +244,19 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&p.z, sizeof(float) * elements), "cudaMalloc");
   check(cudaMemcpy(p.x, p.hx.data(), sizeof(float) * elements, cudaMemcpyHostToDevice), "copy");
   check(cudaMemcpy(p.y, p.hy.data(), sizeof(float) * elements, cudaMemcpyHostToDevice), "copy");
+  {
+    std::vector<std::uint16_t> bits(elements);
+    auto upload = [&](std::uint16_t*& to, const std::vector<float>& from, bool bf16) {
+      for (long long i = 0; i < elements; ++i)
+        bits[i] = bf16 ? tl::half_bits::bfloat16_from_float(from[i]) : tl::half_bits::from_float(from[i]);
+      check(cudaMalloc(&to, sizeof(std::uint16_t) * elements), "cudaMalloc");
+      check(cudaMemcpy(to, bits.data(), sizeof(std::uint16_t) * elements, cudaMemcpyHostToDevice), "copy");
+    };
+    upload(p.x16, p.hx, false);
+    upload(p.y16, p.hy, false);
+    upload(p.xb, p.hx, true);
+    upload(p.yb, p.hy, true);
+  }
   bool ok = true;
   double cublas_fp32 = 0, cublas_tf32 = 0;
 #if TILEPUZZLES_HAVE_CUBLAS
@@ -223,22 +268,40 @@ int main(int argc, char** argv) {
 #endif
   {
     using solutions::Matmul;
-    run<Matmul<32, 32, 32>, 32, 32, 32>(p, precision::fp32, peak, cublas_fp32, ok);
-    run<Matmul<64, 64, 16>, 64, 64, 16>(p, precision::fp32, peak, cublas_fp32, ok);
-    run<Matmul<64, 64, 32>, 64, 64, 32>(p, precision::fp32, peak, cublas_fp32, ok);
-    run<Matmul<128, 64, 16>, 128, 64, 16>(p, precision::fp32, peak, cublas_fp32, ok);
-    run<Matmul<64, 128, 16>, 64, 128, 16>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<32, 32, 32>, float, 32, 32, 32>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<64, 64, 16>, float, 64, 64, 16>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<64, 64, 32>, float, 64, 64, 32>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<128, 64, 16>, float, 128, 64, 16>(p, precision::fp32, peak, cublas_fp32, ok);
+    run<Matmul<64, 128, 16>, float, 64, 128, 16>(p, precision::fp32, peak, cublas_fp32, ok);
   }
+  using bench_kernels::Matmul;
+  using tl::ieee_t;
+  using tl::tf32_t;
+  using f16 = tl::float16;
+  using bf16 = tl::bfloat16;
+  double cublas_f16 = 0, cublas_bf16 = 0;
 #if TILEPUZZLES_HAVE_CUBLAS
   cublas_tf32 = cublas_ms(handle, p, precision::tf32, ok);
 #endif
-  using bench_kernels::Matmul;
-  using tf32 = tl::tf32_t;
-  run<Matmul<tf32, 64, 64, 32>, 64, 64, 32>(p, precision::tf32, peak, cublas_tf32, ok);
-  run<Matmul<tf32, 128, 64, 32>, 128, 64, 32>(p, precision::tf32, peak, cublas_tf32, ok);
-  run<Matmul<tf32, 64, 128, 32>, 64, 128, 32>(p, precision::tf32, peak, cublas_tf32, ok);
-  run<Matmul<tf32, 128, 128, 32>, 128, 128, 32>(p, precision::tf32, peak, cublas_tf32, ok);
-  run<Matmul<tf32, 128, 128, 16>, 128, 128, 16>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<float, tf32_t, 64, 64, 32>, float, 64, 64, 32>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<float, tf32_t, 128, 64, 32>, float, 128, 64, 32>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<float, tf32_t, 64, 128, 32>, float, 64, 128, 32>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<float, tf32_t, 128, 128, 32>, float, 128, 128, 32>(p, precision::tf32, peak, cublas_tf32, ok);
+  run<Matmul<float, tf32_t, 128, 128, 16>, float, 128, 128, 16>(p, precision::tf32, peak, cublas_tf32, ok);
+#if TILEPUZZLES_HAVE_CUBLAS
+  cublas_f16 = cublas_ms(handle, p, precision::fp16, ok);
+#endif
+  run<Matmul<f16, ieee_t, 64, 64, 32>, f16, 64, 64, 32>(p, precision::fp16, peak, cublas_f16, ok);
+  run<Matmul<f16, ieee_t, 128, 64, 32>, f16, 128, 64, 32>(p, precision::fp16, peak, cublas_f16, ok);
+  run<Matmul<f16, ieee_t, 128, 128, 32>, f16, 128, 128, 32>(p, precision::fp16, peak, cublas_f16, ok);
+  run<Matmul<f16, ieee_t, 128, 128, 64>, f16, 128, 128, 64>(p, precision::fp16, peak, cublas_f16, ok);
+#if TILEPUZZLES_HAVE_CUBLAS
+  cublas_bf16 = cublas_ms(handle, p, precision::bf16, ok);
+#endif
+  run<Matmul<bf16, ieee_t, 64, 64, 32>, bf16, 64, 64, 32>(p, precision::bf16, peak, cublas_bf16, ok);
+  run<Matmul<bf16, ieee_t, 128, 64, 32>, bf16, 128, 64, 32>(p, precision::bf16, peak, cublas_bf16, ok);
+  run<Matmul<bf16, ieee_t, 128, 128, 32>, bf16, 128, 128, 32>(p, precision::bf16, peak, cublas_bf16, ok);
+  run<Matmul<bf16, ieee_t, 128, 128, 64>, bf16, 128, 128, 64>(p, precision::bf16, peak, cublas_bf16, ok);
 #if TILEPUZZLES_HAVE_CUBLAS
   cublasDestroy(handle);
 #endif
@@ -248,5 +311,6 @@ int main(int argc, char** argv) {
   cudaFree(p.x);
   cudaFree(p.y);
   cudaFree(p.z);
+  for (auto* b : {p.x16, p.y16, p.xb, p.yb}) cudaFree(b);
   return ok ? 0 : 1;
 }
