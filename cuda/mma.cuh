@@ -55,7 +55,10 @@ namespace cuda {
 // ---------------------------------------------------------------------------------------------
 // Shared memory in rows of 16-byte chunks, the chunk index XORed with row bits: any 8
 // consecutive rows (starting at a multiple of 8) at one chunk column land in 8 different groups
-// of 4 banks. With 8 or more chunks per row, row r's chunks are permuted by r mod 8; with fewer,
+// of 4 banks, which is what ldmatrix reads. With 8 or more chunks per row, rows r and r + 1 (r
+// even) get XOR masks that differ in bit 2, so the 16-byte stores of a quarter-warp (two rows of
+// four chunks, as a loaded tile's layout holds them) fill 8 groups too, and rows 8 apart differ
+// in bit 2 as well (TF32's b^T is written 4 rows at a time, 4 and 8 apart). With fewer chunks,
 // 8 / chunks consecutive rows already fill the 8 groups between them, and the higher row bits
 // permute the chunks.
 template <int Rows, int Cols, int ElemBytes>
@@ -68,9 +71,15 @@ struct swizzled {
   static constexpr int xor_mask = (chunks >= 8 ? 8 : chunks) - 1;
   static constexpr int elements = Rows * Cols;
 
+  __device__ __forceinline__ static int mask_of(int row) {
+    if constexpr (chunks >= 8)  // row bits 0, 1, 2 as mask bits 2, 0, 1; row bit 3 into bit 2
+      return (((row & 1) << 2) | ((row >> 1) & 3)) ^ ((row >> 1) & 4);
+    else
+      return (row >> row_shift) & xor_mask;
+  }
   // The chunk (in 16-byte units from the start) that holds chunk `chunk` of row `row`.
   __device__ __forceinline__ static int chunk_at(int row, int chunk) {
-    return row * chunks + (chunk ^ ((row >> row_shift) & xor_mask));
+    return row * chunks + (chunk ^ mask_of(row));
   }
   // The element index of (row, col).
   __device__ __forceinline__ static int at(int row, int col) {
