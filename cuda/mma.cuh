@@ -319,6 +319,11 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   constexpr int bytes = is_tf32 ? 4 : 2;
   constexpr int k_step = is_tf32 ? 8 : 16;
   using Stored = std::conditional_t<is_tf32, std::uint32_t, std::uint16_t>;
+  // tl::dot's own rule (powers of two, at least 16) makes every shape a multiple of the tiles;
+  // this says so where a change of either would break it.
+  static_assert(M % 16 == 0 && N % 8 == 0 && K % k_step == 0,
+                "tl::dot on the tensor cores: M must be a multiple of 16, N of 8 and K of 8 (TF32) "
+                "or 16 (float16, bfloat16), the mma.sync tile");
   using SwzA = swizzled<M, K, bytes>;                                  // a [M, K]
   using SwzB = std::conditional_t<is_tf32, swizzled<N, K, bytes>,      // b^T [N, K]
                                   swizzled<K, N, bytes>>;              // b [K, N]
