@@ -10,6 +10,7 @@
 //   cuda/memory.cuh        load and store: 16-byte vectors, predicated lanes, first copies only
 //   cuda/reduce.cuh        reductions: registers, butterfly shuffles, warps through shared memory
 //   cuda/dot.cuh           dot with fp32 operands: FFMA in the accumulator layout, operands in shared memory
+//   cuda/mma.cuh           dot on the tensor cores (tl::tf32, float16, bfloat16): mma.sync, ldmatrix, swizzled shared memory
 //
 // The warps per program are a compile-time constant of the translation unit (TL_NUM_WARPS, part
 // of the inline namespace, tile/config.hpp): a kernel is built in the unit whose warp count is
@@ -26,11 +27,13 @@
 #include "cuda/evaluate.cuh"
 #include "cuda/layout.cuh"
 #include "cuda/memory.cuh"
+#include "cuda/mma.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
+#include "tile/precision.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -136,11 +139,15 @@ __device__ __forceinline__ auto reduce_all(const E& x, const std::source_locatio
   return cuda::reduce_all<Op>(x);
 }
 
-// fp32 operands (any element type is converted to float, as in the simulator): exact, FFMA in
-// the accumulator's layout. Tensor cores (TF32, 16-bit operands) are not lowered yet.
-template <int M, int N, int K, class A, class B, class C>
+// float32 operands (any element type but the 16-bit ones is converted to float, as in the
+// simulator): exact, FFMA in the accumulator's layout (cuda/dot.cuh). float32 operands with
+// tl::tf32, and float16 or bfloat16 operands: mma.sync on the tensor cores (cuda/mma.cuh).
+template <int M, int N, int K, class Precision, class A, class B, class C>
 __device__ __forceinline__ auto dot(const A& a, const B& b, const C& acc, const std::source_location&) {
-  return cuda::dot_fp32<M, N, K>(a, b, acc);
+  if constexpr (std::is_same_v<Precision, tf32_t> || is_half_v<value_of_t<A>>)
+    return cuda::dot_mma<M, N, K>(a, b, acc);
+  else
+    return cuda::dot_fp32<M, N, K>(a, b, acc);
 }
 
 }  // namespace backend

@@ -175,3 +175,22 @@ T __shfl_xor_sync(unsigned, T value, int lane_mask) {
   std::memcpy(&out, &bits, sizeof(T));
   return out;
 }
+
+// The same exchange, each lane reading the value of lane `src_lane` of its warp (ldmatrix and
+// mma.sync are emulated with it: cuda/mma.cuh).
+template <class T>
+T __shfl_sync(unsigned, T value, int src_lane) {
+  static_assert(sizeof(T) <= sizeof(unsigned long long), "tl emulation: shuffle of a large type");
+  auto& b = tl::emulation::this_block();
+  const int me = b.running;
+  auto& slots = b.exchange[b.exchange_round];
+  unsigned long long bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  slots[me] = bits;
+  b.barrier();
+  if (me == 0) b.exchange_round ^= 1;  // thread 0 runs first in every phase
+  bits = slots[(me & ~31) | (src_lane & 31)];
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}

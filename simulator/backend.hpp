@@ -21,6 +21,7 @@
 #include <optional>
 #include <source_location>
 #include <type_traits>
+#include <vector>
 
 #include "simulator/batch.hpp"
 #include "simulator/buffer.hpp"
@@ -31,6 +32,7 @@
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
+#include "tile/precision.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -1231,7 +1233,9 @@ class float_operand<S, backend::data_tile<float, S>> {
 
 // Each output lane starts from acc and adds the K products in order of k, in float: the order
 // and roundings of the lane-by-lane loop, whatever the vector width (simulator/dot.hpp).
-template <int M, int N, int K, class A, class B, class C>
+// With tl::tf32 the operands are first rounded to TF32 as the GPU rounds them
+// (tl::round_to_tf32, tile/precision.hpp); the product is then the same exact dot.
+template <int M, int N, int K, class Precision, class A, class B, class C>
 auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) {
   sim::current_context().tick(loc);
   const bulk::float_operand<shape<M, K>, std::remove_cvref_t<A>> fa(a);
@@ -1246,6 +1250,14 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
   if (!vo.origin.what) vo.origin = va.origin.what ? va.origin : vb.origin;
   const float* pa = va.values.data();
   const float* pb = vb.values.data();
+  std::vector<float> tf32_operands;
+  if constexpr (std::is_same_v<Precision, tf32_t>) {
+    tf32_operands.resize(M * K + K * N);
+    for (int i = 0; i < M * K; ++i) tf32_operands[i] = round_to_tf32(pa[i]);
+    for (int i = 0; i < K * N; ++i) tf32_operands[M * K + i] = round_to_tf32(pb[i]);
+    pa = tf32_operands.data();
+    pb = tf32_operands.data() + M * K;
+  }
   const float* pacc = facc.get().storage.values.data();
   if (sim::lane_by_lane()) {
     // The reference: one output lane at a time, its K products added in order of k.

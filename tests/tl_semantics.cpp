@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -574,6 +575,52 @@ TEST_CASE("dot multiplies [M, K] by [K, N], with and without an accumulator", "[
       CHECK(lazy.values[i * DN + j] == ref);
     }
   CHECK_FALSE(plain.any_poison());
+}
+
+TEST_CASE("tl::round_to_tf32 rounds to 10 mantissa bits, to nearest with ties away from zero, "
+          "as cvt.rna.tf32.f32",
+          "[tl][dot][tf32]") {
+  CHECK(tl::round_to_tf32(1.0f) == 1.0f);
+  CHECK(tl::round_to_tf32(1.0f + 0x1p-10f) == 1.0f + 0x1p-10f);          // already TF32
+  CHECK(tl::round_to_tf32(1.0f + 0x1p-11f) == 1.0f + 0x1p-10f);          // a tie: away from zero
+  CHECK(tl::round_to_tf32(-(1.0f + 0x1p-11f)) == -(1.0f + 0x1p-10f));
+  CHECK(tl::round_to_tf32(1.0f + 0x1p-10f + 0x1p-11f) == 1.0f + 0x1p-9f);
+  CHECK(tl::round_to_tf32(1.0f + 0x1p-11f - 0x1p-23f) == 1.0f);          // under the tie
+  CHECK(tl::round_to_tf32(1.9999999f) == 2.0f);                          // into the next binade
+  CHECK(tl::round_to_tf32(0.1f) == 0x1.998p-4f);
+  CHECK(tl::round_to_tf32(std::numeric_limits<float>::max()) == INFINITY);
+  CHECK(tl::round_to_tf32(-INFINITY) == -INFINITY);
+  CHECK(std::isnan(tl::round_to_tf32(NAN)));
+  // A NaN whose payload sits in the low 13 bits stays NaN (clearing them would make it infinite).
+  CHECK(std::isnan(tl::round_to_tf32(std::bit_cast<float>(0x7f800001u))));
+  CHECK(std::signbit(tl::round_to_tf32(-0.0f)));
+  static_assert(tl::round_to_tf32(1.0f + 0x1p-11f) == 1.0f + 0x1p-10f, "usable at compile time");
+}
+
+TEST_CASE("dot with tl::tf32 rounds both operands to TF32, then sums exactly as dot does",
+          "[tl][dot][tf32]") {
+  // a = 1 + 2^-11 (a tie: TF32 1 + 2^-10), b = 1 + 2^-12 (TF32 1): each product is 1 + 2^-10 in
+  // TF32 and 1 + 2^-11 + 2^-12 + 2^-23 exactly.
+  constexpr int D = 16;
+  snapshot<float> exact, rounded, rounded_acc, rounded_no_acc;
+  run_one([&] {
+    auto a = tl::full<D, D>(1.0f + 0x1p-11f);
+    auto b = tl::full<D, D>(1.0f + 0x1p-12f);
+    exact = snap(tl::dot(a, b));
+    rounded = snap(tl::dot(a, b, tl::zeros<float, D, D>(), tl::tf32));
+    rounded_acc = snap(tl::dot(a, b, tl::full<D, D>(0.5f), tl::tf32));
+    rounded_no_acc = snap(tl::dot(a, b, tl::tf32));
+  });
+  float exact_want = 0.0f, tf32_want = 0.0f;
+  for (int k = 0; k < D; ++k) {
+    exact_want += (1.0f + 0x1p-11f) * (1.0f + 0x1p-12f);
+    tf32_want += 1.0f + 0x1p-10f;
+  }
+  CHECK(exact.values == std::vector<float>(D * D, exact_want));
+  CHECK(rounded.values == std::vector<float>(D * D, tf32_want));
+  CHECK(rounded_no_acc.values == rounded.values);
+  CHECK(rounded_acc.values == std::vector<float>(D * D, 0.5f + tf32_want));
+  CHECK(exact_want != tf32_want);
 }
 
 // ---------------------------------------------------------------------------------------------

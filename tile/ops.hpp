@@ -12,7 +12,7 @@
 //   program_id, num_programs
 //   load<Elem, S>, store<Elem, S>    with the mask and `other` already expressions, S the shape
 //   reduce<Op, Axis, Keep>, reduce_all<Op>
-//   dot<M, N, K>
+//   dot<M, N, K, Precision>          Precision: ieee_t or tf32_t (tile/precision.hpp)
 //   no_other_value<Elem>()           what a masked-off lane of a load without `other` holds
 #pragma once
 
@@ -22,6 +22,7 @@
 
 #include "tile/expr.hpp"
 #include "tile/memory.hpp"
+#include "tile/precision.hpp"
 #include "tile/tile.hpp"
 
 namespace tl {
@@ -131,11 +132,12 @@ TL_REDUCTION(min, op::minimum)
 #undef TL_REDUCTION
 
 // ---------------------------------------------------------------------------------------------
-// Matrix product with fp32 accumulation: a [M, K] @ b [K, N] (+ acc [M, N]).
+// Matrix product with fp32 accumulation: a [M, K] @ b [K, N] (+ acc [M, N]), with an optional
+// input precision for float32 operands (tile/precision.hpp): tl::dot(a, b, acc, tl::tf32).
 
-template <class A, class B, class C>
-TL_FN auto dot(const A& a, const B& b, const C& acc,
-               std::source_location loc = std::source_location::current()) {
+namespace detail {
+template <class Precision, class A, class B, class C>
+TL_FN auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) {
   static_assert(is_expr_v<A> && is_expr_v<B> && is_expr_v<C>, "tl::dot takes tiles");
   using SA = shape_of_t<A>;
   using SB = shape_of_t<B>;
@@ -149,7 +151,25 @@ TL_FN auto dot(const A& a, const B& b, const C& acc,
                 "tl::dot: a and b must have the same dtype (convert one with tl::cast<T>)");
   static_assert(std::is_same_v<value_of_t<C>, float>,
                 "tl::dot accumulates in float32: acc must be a float tile");
-  return backend::template dot<M, N, K>(a, b, acc, loc);
+  static_assert(std::is_same_v<Precision, ieee_t> || std::is_same_v<value_of_t<A>, float>,
+                "tl::dot: tl::tf32 rounds float32 operands to TF32; these operands are not "
+                "float32 (a float16 or bfloat16 dot needs no precision option)");
+  return backend::template dot<M, N, K, Precision>(a, b, acc, loc);
+}
+}  // namespace detail
+
+template <class A, class B, class C>
+  requires(!is_input_precision_v<C>)
+TL_FN auto dot(const A& a, const B& b, const C& acc,
+               std::source_location loc = std::source_location::current()) {
+  return detail::dot<ieee_t>(a, b, acc, loc);
+}
+
+template <class A, class B, class C, class Precision>
+  requires is_input_precision_v<Precision>
+TL_FN auto dot(const A& a, const B& b, const C& acc, Precision,
+               std::source_location loc = std::source_location::current()) {
+  return detail::dot<std::remove_cvref_t<Precision>>(a, b, acc, loc);
 }
 
 template <class A, class B>
@@ -159,6 +179,17 @@ TL_FN auto dot(const A& a, const B& b, std::source_location loc = std::source_lo
   using SB = shape_of_t<B>;
   static_assert(SA::rank == 2 && SB::rank == 2, "tl::dot multiplies 2-D tiles: [M, K] @ [K, N]");
   return dot(a, b, zeros<float, SA::dim(0), SB::dim(SB::rank - 1)>(), loc);
+}
+
+template <class A, class B, class Precision>
+  requires is_input_precision_v<Precision>
+TL_FN auto dot(const A& a, const B& b, Precision precision,
+               std::source_location loc = std::source_location::current()) {
+  static_assert(is_expr_v<A> && is_expr_v<B>, "tl::dot takes tiles");
+  using SA = shape_of_t<A>;
+  using SB = shape_of_t<B>;
+  static_assert(SA::rank == 2 && SB::rank == 2, "tl::dot multiplies 2-D tiles: [M, K] @ [K, N]");
+  return dot(a, b, zeros<float, SA::dim(0), SB::dim(SB::rank - 1)>(), precision, loc);
 }
 
 }  // namespace TL_ABI

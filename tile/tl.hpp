@@ -12,6 +12,7 @@
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
+#include "tile/precision.hpp"
 #include "tile/reshape.hpp"
 #include "tile/shape.hpp"
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "tests/kernels/dot.hpp"
+#include "tests/kernels/dot_precision.hpp"
 #include "tests/kernels/every_op.hpp"
 #include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
@@ -56,6 +57,23 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 256, 4>>("half bfloat16<256>, 4 warps");
   f.template operator()<test_kernels::HalfOps<tl::float16, 64, 1>>("half float16<64>, 1 warp");
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 512, 8>>("half bfloat16<512>, 8 warps");
+}
+
+// Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test
+// (tests/gpu/dot_parity.cpp): every operand precision, shapes with one and several m16n8 tiles
+// per warp, and more warps than tiles (replicated warps).
+template <class F>
+void for_each_dot_kernel(F&& f) {
+  using test_kernels::MatmulPrecision;
+  f.template operator()<MatmulPrecision<float, tl::ieee_t, 32, 32, 16, 4>>("matmul fp32 <32, 32, 16>, 4 warps");
+  f.template operator()<MatmulPrecision<float, tl::tf32_t, 32, 32, 16, 4>>("matmul tf32 <32, 32, 16>, 4 warps");
+  f.template operator()<MatmulPrecision<float, tl::tf32_t, 64, 64, 32, 4>>("matmul tf32 <64, 64, 32>, 4 warps");
+  f.template operator()<MatmulPrecision<float, tl::tf32_t, 16, 32, 16, 1>>("matmul tf32 <16, 32, 16>, 1 warp");
+  f.template operator()<MatmulPrecision<float, tl::tf32_t, 32, 16, 64, 8>>("matmul tf32 <32, 16, 64>, 8 warps");
+  f.template operator()<MatmulPrecision<tl::float16, tl::ieee_t, 32, 32, 16, 4>>("matmul float16 <32, 32, 16>, 4 warps");
+  f.template operator()<MatmulPrecision<tl::float16, tl::ieee_t, 16, 16, 16, 1>>("matmul float16 <16, 16, 16>, 1 warp");
+  f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 64, 32, 32, 4>>("matmul bfloat16 <64, 32, 32>, 4 warps");
+  f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 32, 64, 64, 8>>("matmul bfloat16 <32, 64, 64>, 8 warps");
 }
 
 }  // namespace tp::gpu_tests

@@ -88,10 +88,11 @@ struct EveryOp {
     tl::store(z + slices * B0 * B1, 5.0f);
     auto again = tl::load(x + offs, block > 0.0f, block);
     tl::store(slice(14), again, in_range);
-    // dot with and without an accumulator.
+    // dot with and without an accumulator, and with TF32 operands.
     auto a = tl::load(x + tl::arange<16>().col() * 0 + tl::arange<16>().row(),
                       tl::arange<16>().row() < n, 0.0f);
-    auto prod = tl::dot(a, a, tl::zeros<float, 16, 16>()) + tl::dot(a, a);
+    auto prod = tl::dot(a, a, tl::zeros<float, 16, 16>()) + tl::dot(a, a) +
+                tl::dot(a, a, tl::zeros<float, 16, 16>(), tl::tf32) + tl::dot(a, a, tl::tf32);
     tl::store(slice(15), tl::sum(prod) * 0.0f + 1.0f, in_range);
   }
 };

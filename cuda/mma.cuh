@@ -1,0 +1,399 @@
+// tl::dot on the tensor cores: mma.sync, with the operands staged through swizzled shared memory.
+//
+//   tl::dot(a, b, acc, tl::tf32)   float32 operands rounded to TF32 (cvt.rna.tf32.f32):
+//                                  mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+//   tl::dot(a, b, acc)             float16 or bfloat16 operands:
+//                                  mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32
+//
+// The result is computed where it lives, as in the FFMA lowering (cuda/dot.cuh): the declared
+// layout of [M, N] is the mma.sync accumulator layout (cuda/layout.cuh), so register 4t + i of a
+// thread is element c_i of the t-th m16n8 tile its warp owns (c0 c1: row g, columns 2q and 2q + 1;
+// c2 c3: row g + 8; g = lane / 4, q = lane % 4), and every mma adds into those registers in
+// place: `acc` never converts. The tiles of one warp: its m16 rows and n8 columns come from its
+// lane and warp bits, the repetitions from the register bits above the first two (along N first,
+// then M), so the A fragment of an m-tile is loaded once per k step and used for every n-tile.
+//
+// Staging. Each operand is written once to shared memory (the first copy of each element, by the
+// thread that holds it), rows of 16-byte chunks with the chunk index XORed with bits of the row
+// (`swizzled` below), then read back as fragments with ldmatrix: 8 lanes give the addresses of
+// 8 rows of one 16-byte chunk each, and the swizzle puts those 8 chunks in 8 different groups of
+// 4 banks, so no read conflicts. a is stored [M, K] (its rows are the fragments' rows). For TF32,
+// b is stored transposed, [N, K], so that its fragment (k = q, n = g) reads like a's; the 32-bit
+// words go through ldmatrix's b16 path as pairs, which hands lane 4g + q word q of row g, exactly
+// the tf32 fragment. For 16-bit operands b is stored [K, N] and read with ldmatrix.trans.
+//
+// Barriers as in cuda/dot.cuh: the operands and `acc` are evaluated first (they may convert
+// through shared memory of the same size), then one barrier before the buffer is written (its
+// earlier readers are done) and one after.
+//
+// In the host emulation (cuda/host_emulation.hpp) ldmatrix and mma.sync are computed from
+// shuffles with the same register contracts (the row addresses travel between lanes, the
+// fragments too), and cvt.rna.tf32.f32 is tl::round_to_tf32: the staging, the swizzle and the
+// fragment bookkeeping run in CI; the instructions themselves only on a GPU.
+#pragma once
+
+#include "cuda/runtime.cuh"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cuda/convert.cuh"
+#include "cuda/evaluate.cuh"
+#include "cuda/layout.cuh"
+#include "cuda/memory.cuh"
+#include "cuda/reduce.cuh"
+#include "cuda/tile_storage.cuh"
+#include "tile/dtypes.hpp"
+#include "tile/expr.hpp"
+#include "tile/precision.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+namespace cuda {
+
+// ---------------------------------------------------------------------------------------------
+// Shared memory in rows of 16-byte chunks, the chunk index XORed with row bits: any 8
+// consecutive rows (starting at a multiple of 8) at one chunk column land in 8 different groups
+// of 4 banks, which is what ldmatrix reads. With 8 or more chunks per row, rows r and r + 1 (r
+// even) get XOR masks that differ in bit 2, so the 16-byte stores of a quarter-warp (two rows of
+// four chunks, as a loaded tile's layout holds them) fill 8 groups too, and rows 8 apart differ
+// in bit 2 as well (TF32's b^T is written 4 rows at a time, 4 and 8 apart). With fewer chunks,
+// 8 / chunks consecutive rows already fill the 8 groups between them, and the higher row bits
+// permute the chunks.
+template <int Rows, int Cols, int ElemBytes>
+struct swizzled {
+  static constexpr int per_chunk = 16 / ElemBytes;  // elements per 16-byte chunk
+  static constexpr int chunks = Cols / per_chunk;   // chunks per row
+  static_assert(chunks >= 2 && (chunks & (chunks - 1)) == 0,
+                "tl (GPU backend): internal error: a swizzled row of fewer than 32 bytes");
+  static constexpr int row_shift = chunks >= 8 ? 0 : layouts::log2_exact(8 / chunks);
+  static constexpr int xor_mask = (chunks >= 8 ? 8 : chunks) - 1;
+  static constexpr int elements = Rows * Cols;
+
+  __device__ __forceinline__ static int mask_of(int row) {
+    if constexpr (chunks >= 8)  // row bits 0, 1, 2 as mask bits 2, 0, 1; row bit 3 into bit 2
+      return (((row & 1) << 2) | ((row >> 1) & 3)) ^ ((row >> 1) & 4);
+    else
+      return (row >> row_shift) & xor_mask;
+  }
+  // The chunk (in 16-byte units from the start) that holds chunk `chunk` of row `row`.
+  __device__ __forceinline__ static int chunk_at(int row, int chunk) {
+    return row * chunks + (chunk ^ mask_of(row));
+  }
+  // The element index of (row, col).
+  __device__ __forceinline__ static int at(int row, int col) {
+    return chunk_at(row, col / per_chunk) * per_chunk + (col & (per_chunk - 1));
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The instructions (or their emulation).
+
+__device__ __forceinline__ std::uint32_t tf32_bits(float x) {
+#if defined(TL_EMULATED_GPU)
+  float r = round_to_tf32(x);
+  std::uint32_t bits;
+  std::memcpy(&bits, &r, 4);
+  return bits;
+#else
+  std::uint32_t bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return bits;
+#endif
+}
+
+template <class T>
+__device__ __forceinline__ std::uint16_t half_bits(const T& x) {
+  static_assert(sizeof(T) == 2, "tl (GPU backend): internal error: a 16-bit operand is not 2 bytes");
+  std::uint16_t bits;
+  std::memcpy(&bits, &x, 2);
+  return bits;
+}
+
+#if defined(TL_EMULATED_GPU)
+namespace emulated {
+inline float from_fp16(std::uint32_t h) {
+  const std::uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+  std::uint32_t bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | (man << 13);
+  } else if (exp == 0) {
+    float f = static_cast<float>(man) * 0x1p-24f;  // subnormal (or zero): exact in float
+    std::memcpy(&bits, &f, 4);
+    bits |= sign;
+  } else {
+    bits = sign | ((exp + 112) << 23) | (man << 13);
+  }
+  float out;
+  std::memcpy(&out, &bits, 4);
+  return out;
+}
+inline float from_bf16(std::uint32_t h) {
+  const std::uint32_t bits = h << 16;
+  float out;
+  std::memcpy(&out, &bits, 4);
+  return out;
+}
+inline float from_word(std::uint32_t w) {
+  float out;
+  std::memcpy(&out, &w, 4);
+  return out;
+}
+}  // namespace emulated
+#endif
+
+// ldmatrix: lane l gives the address of row l % 8 of matrix l / 8 (16 bytes each); lane 4g + q
+// receives, from each matrix j, the 32-bit word q of row g (with .trans: the 16-bit elements
+// (2q, g) and (2q + 1, g), packed low then high).
+template <int Matrices, bool Trans>
+__device__ __forceinline__ void ldmatrix(std::uint32_t (&r)[Matrices], const void* row_address) {
+#if defined(TL_EMULATED_GPU)
+  const int lane = lane_id(), g = lane >> 2, q = lane & 3;
+  for (int j = 0; j < Matrices; ++j) {
+    if constexpr (!Trans) {
+      const auto* row = static_cast<const std::uint32_t*>(__shfl_sync(~0u, row_address, 8 * j + g));
+      r[j] = row[q];
+    } else {
+      const auto* lo = static_cast<const std::uint16_t*>(__shfl_sync(~0u, row_address, 8 * j + 2 * q));
+      const auto* hi = static_cast<const std::uint16_t*>(__shfl_sync(~0u, row_address, 8 * j + 2 * q + 1));
+      r[j] = static_cast<std::uint32_t>(lo[g]) | (static_cast<std::uint32_t>(hi[g]) << 16);
+    }
+  }
+#else
+  const auto address = static_cast<std::uint32_t>(__cvta_generic_to_shared(row_address));
+  if constexpr (Matrices == 4 && !Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+  else if constexpr (Matrices == 4 && Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(address));
+  else if constexpr (Matrices == 2 && !Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(r[0]), "=r"(r[1]) : "r"(address));
+#endif
+}
+
+// The operand kinds of mma.sync this header issues.
+enum class mma_kind { tf32, f16, bf16 };
+
+// d += a @ b for one m16n8 tile: m16n8k8 for tf32, m16n8k16 for f16 and bf16. Fragments (g =
+// lane / 4, q = lane % 4): tf32 a0 (g, q), a1 (g + 8, q), a2 (g, q + 4), a3 (g + 8, q + 4);
+// b0 (k = q, n = g), b1 (k = q + 4, n = g). 16-bit: a0 (g, 2q..2q+1), a1 (g + 8, ...),
+// a2 (g, 2q+8..2q+9), a3 (g + 8, ...); b0 (k = 2q..2q+1, n = g), b1 (k = 2q+8..2q+9, n = g).
+// d0 d1 (g, 2q..2q+1), d2 d3 (g + 8, ...).
+template <mma_kind Kind>
+__device__ __forceinline__ void mma(float& d0, float& d1, float& d2, float& d3,
+                                    const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+#if defined(TL_EMULATED_GPU)
+  // Gathers the fragments by shuffles; each result adds its products in order of k, multiply
+  // then add, as the simulator does.
+  const int lane = lane_id(), g = lane >> 2, q = lane & 3;
+  float* d[4] = {&d0, &d1, &d2, &d3};
+  if constexpr (Kind == mma_kind::tf32) {
+    for (int k = 0; k < 8; ++k) {
+      const int reg = k < 4 ? 0 : 2, kq = k & 3;
+      const float a_top = emulated::from_word(__shfl_sync(~0u, a[reg], 4 * g + kq));
+      const float a_bottom = emulated::from_word(__shfl_sync(~0u, a[reg + 1], 4 * g + kq));
+      const float b_left = emulated::from_word(__shfl_sync(~0u, b[reg / 2], 4 * (2 * q) + kq));
+      const float b_right = emulated::from_word(__shfl_sync(~0u, b[reg / 2], 4 * (2 * q + 1) + kq));
+      *d[0] = *d[0] + a_top * b_left;
+      *d[1] = *d[1] + a_top * b_right;
+      *d[2] = *d[2] + a_bottom * b_left;
+      *d[3] = *d[3] + a_bottom * b_right;
+    }
+  } else {
+    auto value = [](std::uint32_t word, int half) {
+      const std::uint32_t h = half ? word >> 16 : word & 0xffffu;
+      return Kind == mma_kind::f16 ? emulated::from_fp16(h) : emulated::from_bf16(h);
+    };
+    for (int k = 0; k < 16; ++k) {
+      const int reg = k < 8 ? 0 : 2, kq = (k & 7) >> 1, half = k & 1;
+      const float a_top = value(__shfl_sync(~0u, a[reg], 4 * g + kq), half);
+      const float a_bottom = value(__shfl_sync(~0u, a[reg + 1], 4 * g + kq), half);
+      const float b_left = value(__shfl_sync(~0u, b[reg / 2], 4 * (2 * q) + kq), half);
+      const float b_right = value(__shfl_sync(~0u, b[reg / 2], 4 * (2 * q + 1) + kq), half);
+      *d[0] = *d[0] + a_top * b_left;
+      *d[1] = *d[1] + a_top * b_right;
+      *d[2] = *d[2] + a_bottom * b_left;
+      *d[3] = *d[3] + a_bottom * b_right;
+    }
+  }
+#else
+  if constexpr (Kind == mma_kind::tf32)
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  else if constexpr (Kind == mma_kind::f16)
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  else
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+        "{%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// The tiles of the accumulator layout L ([M, N]) one warp owns: register 4t + i is c_i of tile t;
+// t counts the n-tiles first (NT of them), then the m-tiles (MT).
+template <layouts::linear_layout L, int LogN>
+struct mma_tiles {
+  static constexpr int tiles = (1 << L.reg_bits) / 4;
+  static constexpr int row(int t) { return static_cast<int>(L.register_bits_of(4 * t) >> LogN); }
+  static constexpr int col(int t) {
+    return static_cast<int>(L.register_bits_of(4 * t) & ((1LL << LogN) - 1));
+  }
+  static constexpr int count_n() {
+    int n = 1;
+    while (n < tiles && row(n) == 0) n *= 2;
+    return n;
+  }
+  static constexpr int nt = count_n(), mt = tiles / nt;
+  static constexpr bool valid() {
+    if (L.reg_bits < 2 || L.reg[0] != 0 || L.reg[1] != LogN + 3) return false;
+    for (int t = 0; t < tiles; ++t)
+      if (row(t) != row((t / nt) * nt) || col(t) != col(t % nt)) return false;
+    return true;
+  }
+};
+
+// Writes the first copy of each element of `tile` (layout L over [Rows, Cols]) to `buffer` as
+// Stored words, through `convert`, at Swz's position of (row, col), or of (col, row) if
+// Transposed. Consecutive elements a thread holds along Cols go as one vector where they can.
+template <class Swz, bool Transposed, class Stored, class L, class T, class S, class F>
+__device__ __forceinline__ void stage(Stored* buffer, const registers<T, S, L>& tile, F&& convert) {
+  if (!holds_first_copy<L>()) return;
+  constexpr int log_cols = layouts::log2_exact(S::dim(1));
+  const int base = thread_flat<L>();
+  constexpr int V = Transposed ? 1 : 1 << vector_bits<Stored, L>();
+  static_for<L::registers / V>([&](auto group) {
+    constexpr int first = decltype(group)::value * V;
+    const int flat = flat_of<L, first>(base);
+    const int row = flat >> log_cols, col = flat & (S::dim(1) - 1);
+    if constexpr (Transposed) {
+      buffer[Swz::at(col, row)] = convert(tile.regs[first]);
+    } else if constexpr (V == 1) {
+      buffer[Swz::at(row, col)] = convert(tile.regs[first]);
+    } else {
+      vector<Stored, V> v;
+      static_for<V>([&](auto i) { v.v[i] = convert(tile.regs[first + decltype(i)::value]); });
+      *reinterpret_cast<vector<Stored, V>*>(buffer + Swz::at(row, col)) = v;
+    }
+  });
+}
+
+template <class T>
+constexpr mma_kind kind_of() {
+  if constexpr (std::is_same_v<T, float>) return mma_kind::tf32;
+  else if constexpr (std::is_same_v<T, bfloat16>) return mma_kind::bf16;
+  else return mma_kind::f16;
+}
+
+template <int M, int N, int K, class A, class B, class C>
+__device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  static_assert(sizeof(A) == 0,
+                "tl::dot on the tensor cores (tl::tf32, float16 or bfloat16 operands) needs "
+                "mma.sync of sm_80 or later: build for sm_80 or sm_90");
+#endif
+  using SC = shape<M, N>;
+  using LC = declared_layout<SC>;
+  constexpr int log_n = layouts::log2_exact(N);
+  using tiles = mma_tiles<LC::value, log_n>;
+  static_assert(tiles::valid(), "tl (GPU backend): internal error: the accumulator is not in mma tiles");
+
+  using Elem = value_of_t<A>;
+  constexpr mma_kind kind = kind_of<Elem>();
+  constexpr bool is_tf32 = kind == mma_kind::tf32;
+  constexpr int bytes = is_tf32 ? 4 : 2;
+  constexpr int k_step = is_tf32 ? 8 : 16;
+  using Stored = std::conditional_t<is_tf32, std::uint32_t, std::uint16_t>;
+  // tl::dot's own rule (powers of two, at least 16) makes every shape a multiple of the tiles;
+  // this says so where a change of either would break it.
+  static_assert(M % 16 == 0 && N % 8 == 0 && K % k_step == 0,
+                "tl::dot on the tensor cores: M must be a multiple of 16, N of 8 and K of 8 (TF32) "
+                "or 16 (float16, bfloat16), the mma.sync tile");
+  using SwzA = swizzled<M, K, bytes>;                                  // a [M, K]
+  using SwzB = std::conditional_t<is_tf32, swizzled<N, K, bytes>,      // b^T [N, K]
+                                  swizzled<K, N, bytes>>;              // b [K, N]
+
+  // Everything that may convert through shared memory first.
+  const auto& da = as_data(a);
+  const auto& db = as_data(b);
+  basic_tile<float, SC, LC> out(detail::uninitialized_t{});
+  evaluate_into(out.storage, acc);
+
+  constexpr int staged_bytes = (SwzA::elements + SwzB::elements) * bytes;
+  constexpr bool fits = staged_bytes <= 48 * 1024;
+  static_assert(fits,
+                "tl::dot of these blocks needs more than 48 KiB of shared memory on the GPU (its "
+                "operands, [M, K] and [K, N], are staged there for the tensor cores): use a "
+                "smaller K block (B_MID), or smaller M and N blocks");
+  Stored* const as = static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());
+  Stored* const bs = as + SwzA::elements;
+  auto convert = [](const auto& x) -> Stored {
+    if constexpr (is_tf32) return tf32_bits(static_cast<float>(x));
+    else return half_bits(x);
+  };
+  __syncthreads();  // earlier readers of this buffer are done
+  stage<SwzA, false, Stored>(as, da.storage, convert);
+  stage<SwzB, is_tf32, Stored>(bs, db.storage, convert);
+  __syncthreads();
+
+  // This warp's first row and column: the lane bits of the accumulator layout give rows 0-2 and
+  // columns 1-2 of a tile, the warp bits its tile.
+  const int base = thread_flat<LC>();
+  const int row0 = (base >> log_n) & ~15, col0 = (base & (N - 1)) & ~7;
+  const int lane = lane_id();
+  constexpr int per_chunk = SwzA::per_chunk;
+
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+  for (int k0 = 0; k0 < K; k0 += k_step) {
+    // a's fragments: matrices (rows 0-7, chunk 0), (rows 8-15, chunk 0), (0-7, 1), (8-15, 1).
+    std::uint32_t fa[tiles::mt][4];
+    static_for<tiles::mt>([&](auto m) {
+      constexpr int t = decltype(m)::value * tiles::nt;
+      const int row = row0 + tiles::row(t) + (lane & 7) + ((lane >> 3) & 1) * 8;
+      const int chunk = k0 / per_chunk + (lane >> 4);
+      ldmatrix<4, false>(fa[decltype(m)::value], as + SwzA::chunk_at(row, chunk) * per_chunk);
+    });
+    static_for<tiles::nt>([&](auto n) {
+      constexpr int nn = decltype(n)::value;
+      std::uint32_t fb[2];
+      if constexpr (is_tf32) {
+        // b^T's rows are b's columns: matrices (n 0-7, k chunk 0) and (n 0-7, k chunk 1).
+        const int row = col0 + tiles::col(nn) + (lane & 7);
+        const int chunk = k0 / per_chunk + ((lane >> 3) & 1);
+        ldmatrix<2, false>(fb, bs + SwzB::chunk_at(row, chunk) * per_chunk);
+      } else {
+        // b's rows k0..k0+7 and k0+8..k0+15 at this n-tile's chunk, transposed.
+        const int row = k0 + (lane & 15);
+        const int chunk = (col0 + tiles::col(nn)) / SwzB::per_chunk;
+        ldmatrix<2, true>(fb, bs + SwzB::chunk_at(row, chunk) * SwzB::per_chunk);
+      }
+      static_for<tiles::mt>([&](auto m) {
+        constexpr int t = decltype(m)::value * tiles::nt + nn;
+        auto& r = out.storage.regs;
+        mma<kind>(r[4 * t], r[4 * t + 1], r[4 * t + 2], r[4 * t + 3], fa[decltype(m)::value], fb);
+      });
+    });
+  }
+  return out;
+}
+
+}  // namespace cuda
+}  // namespace TL_ABI
+}  // namespace tl

@@ -1,0 +1,22 @@
+// GPU backend: tl::dot with tl::tf32 stages its operands through swizzled shared memory for the
+// tensor cores (cuda/mma.cuh); blocks whose operands need more than 48 KiB fail to compile with
+// a message that names dot and the tensor cores, never into other code. Here a
+// [128, 64] @ [64, 128] needs 64 KiB of TF32 words; the twin's [128, 32] @ [32, 128] needs 32 KiB.
+// Built for sm_75 (tests/CMakeLists.txt), the twin fails too: mma.sync on TF32 needs sm_80.
+#include "tile/tl.hpp"
+#ifdef CORRECT_TWIN
+constexpr int depth = 32;
+#else
+constexpr int depth = 64;
+#endif
+template <int M, int N, int K>
+struct Kernel {
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z) const {
+    auto a = tl::load(x + tl::arange<M>().col() * K + tl::arange<K>().row());
+    auto b = tl::load(x + tl::arange<K>().col() * N + tl::arange<N>().row());
+    tl::store(z + tl::arange<M>().col() * N + tl::arange<N>().row(), tl::dot(a, b, tl::tf32));
+  }
+};
+template <class K>
+__global__ void run(tl::ptr<const float> x, tl::ptr<float> z) { K{}(x, z); }
+template __global__ void run<Kernel<128, 128, depth>>(tl::ptr<const float>, tl::ptr<float>);

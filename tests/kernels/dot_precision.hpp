@@ -1,0 +1,37 @@
+// A matmul kernel for every operand precision tl::dot has, for the GPU parity test of dot
+// (tests/gpu/dot_parity.cpp): z = x @ y for x [N0, MID] and y [MID, N1] of element type T, with
+// T = float and Precision tl::ieee (exact, the FFMA lowering) or tl::tf32 (the tensor cores),
+// or T = tl::float16 / tl::bfloat16 (the tensor cores). Every size may be ragged: the blocks at
+// the edges are masked, their off lanes loaded as 0.
+#pragma once
+
+#include <type_traits>
+
+#include "tile/tl.hpp"
+
+namespace test_kernels {
+
+template <class T, class Precision, int B0, int B1, int BK, int Warps>
+struct MatmulPrecision {
+  static constexpr int num_warps = Warps;
+  static constexpr int block_rows = B0, block_cols = B1;
+
+  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z, int N0,
+                            int N1, int MID) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    tl::tile<float, B0, B1> acc = 0.0f;
+    for (int k = 0; k < MID; k += BK) {
+      auto ks = k + tl::arange<BK>();
+      auto a = tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), 0.0f);
+      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
+      if constexpr (std::is_same_v<Precision, tl::tf32_t>)
+        acc = tl::dot(a, b, acc, tl::tf32);
+      else
+        acc = tl::dot(a, b, acc);
+    }
+    tl::store(z + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
+  }
+};
+
+}  // namespace test_kernels
