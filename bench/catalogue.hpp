@@ -22,10 +22,10 @@ inline constexpr benchmark_entry catalogue[] = {
      "8 bytes per element (x read once, z written once), whatever the algorithm reads", ""},
     {"long-softmax-2loop", "fp32, 4096 rows x N columns, N = 1024 ... 32768, then 1024 x 65536 and 1024 x 131072",
      "8 bytes per element (x read once, z written once), whatever the algorithm reads", ""},
-    {"softmax-fused", "fp32, 4096 rows x N columns, N = 256 ... 16384, one row per tile (32768 needs more than the solution's 4 warps)",
+    {"softmax-fused", "fp32, 4096 rows x N columns, N = 256 ... 16384, one row per tile (32768 needs more than the solution's 4 warps); variants with num_warps other than the solution's 4 are the same kernel built for that count",
      "8 bytes per element (x read once, z written once)", ""},
-    {"matmul", "4096^3 in fp16, bf16, TF32 and fp32, against cuBLAS",
-     "2 M N K flops", "its sweep and cuBLAS beside it are not in this command yet (issue 12); bench/gpu_matmul.cu times the fp32 solution"},
+    {"matmul", "M = N = K = 1024 ... 8192; the solution in fp32 (the dtypes its tl::dot runs on the GPU), beside cuBLAS: SGEMM (exact fp32, TF32 off), and cublasGemmEx with TF32, fp16 and bf16",
+     "2 M N K flops; x cuBLAS = cuBLAS's time in the same dtype / this row's", ""},
     {"flash-attention", "batch 4, 16 heads, 4096 tokens, head_dim 64 and 128, fp16, against SDPA",
      "4 B H T^2 D flops", "it needs half-precision tiles and tl::dot on the GPU (issue 9)"},
 };
