@@ -179,6 +179,9 @@ if want profile; then
     cuobjdump -res-usage "$module" 2>&1 | grep -A1 -E "SoftmaxFused|LongSoftmax2Loop|Matmul" |
         grep -oE "(_Z[A-Za-z0-9_]+|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+)" | paste - - |
         while read -r name usage; do echo "$(echo "$name" | cu++filt | sed -E 's/, tl::gpu_w[0-9]+::ptr.*//; s/^void tp::gpu::program<//') $usage"; done
+    echo "---- SASS instruction mix of the matmul solution, B0 = 128, B1 = 64, B_MID = 16"
+    cuobjdump -sass "$module" 2>&1 | awk '/Function :/{p = index($0, "MatmulILi128ELi64ELi16E") > 0} p' |
+        grep -oE "(LDS|STS|LDG|FFMA|BAR|SHFL|IMAD|LEA|IADD3|BRA)[A-Z0-9.]*" | sort | uniq -c | sort -rn
     echo "---- ncu: softmax-fused (first launch of each kernel at 256, 1024, 16384 and 32768 columns)"
     ncu --clock-control none --kernel-name-base mangled \
         --kernel-id "::regex:SoftmaxFusedILi[124]ELi(256|1024|16384|32768)E:1" "${sections[@]}" \
