@@ -9,10 +9,11 @@ namespace tp::bench {
 
 namespace {
 
-constexpr double width = 720, height = 400;
-constexpr double left = 70, right = 190, top = 40, bottom = 50;  // margins; the legend on the right
+constexpr double width = 860, height = 400;
+constexpr double left = 70, right = 330, top = 40, bottom = 50;  // margins; the legend on the right
 const char* const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                               "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+                               "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+                               "#393b79", "#637939", "#843c39", "#7b4173"};
 
 std::string num(double v) {
   char buf[32];
@@ -23,6 +24,12 @@ std::string num(double v) {
 std::string whole(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
@@ -95,12 +102,31 @@ void panel(std::ostringstream& svg, const std::string& benchmark, const std::vec
   const double step = nice_step(ymax * 1.05);
   const double ytop = step * std::ceil(ymax * 1.05 / step);
   auto px = [&](double x) { return left + (std::log2(x) - xmin) / (xmax - xmin) * pw; };
-  auto py = [&](double y) { return top + ph - y / ytop * ph; };
-  for (double y = 0; y <= ytop + step / 2; y += step) {
+  // TFLOP/s span decades (fp32 FFMA beside fp16 tensor cores): a logarithmic axis, whole decades.
+  double ymin_log = 0, ymax_log = 1;
+  if (flops) {
+    double lo = INFINITY;
+    for (const row* r : mine) lo = std::min(lo, value(r));
+    ymin_log = std::floor(std::log10(lo));
+    ymax_log = std::max(ymin_log + 1, std::ceil(std::log10(ymax)));
+  }
+  auto py = [&](double y) {
+    if (flops) return top + ph - (std::log10(y) - ymin_log) / (ymax_log - ymin_log) * ph;
+    return top + ph - y / ytop * ph;
+  };
+  std::vector<double> ticks;
+  if (flops) {
+    for (double d = ymin_log; d < ymax_log + 0.5; ++d)
+      for (double m : {1.0, 2.0, 5.0})
+        if (d + std::log10(m) <= ymax_log + 1e-9) ticks.push_back(m * std::pow(10, d));
+  } else {
+    for (double y = 0; y <= ytop + step / 2; y += step) ticks.push_back(y);
+  }
+  for (double y : ticks) {
     svg << "<line x1=\"" << num(left) << "\" x2=\"" << num(left + pw) << "\" y1=\"" << num(py(y))
         << "\" y2=\"" << num(py(y)) << "\" stroke=\"#ddd\"/>\n";
     svg << "<text x=\"" << num(left - 6) << "\" y=\"" << num(py(y) + 4)
-        << "\" text-anchor=\"end\" font-size=\"11\">" << whole(y)
+        << "\" text-anchor=\"end\" font-size=\"11\">" << (flops ? shortest(y) : whole(y))
         << "</text>\n";
   }
   std::vector<double> xs;
@@ -113,7 +139,7 @@ void panel(std::ostringstream& svg, const std::string& benchmark, const std::vec
       << "\" text-anchor=\"middle\" font-size=\"12\">" << escape(mine[0]->x_name)
       << " (log scale)</text>\n";
   svg << "<text transform=\"translate(18," << num(top + ph / 2)
-      << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" << (flops ? "TFLOP/s" : "GB/s")
+      << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" << (flops ? "TFLOP/s (log scale)" : "GB/s")
       << "</text>\n";
   double legend_y = top + 10;
   auto legend = [&](const std::string& colour, const std::string& label, bool dashed) {

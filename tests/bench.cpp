@@ -288,7 +288,7 @@ TEST_CASE("bench's plot draws matmul in TFLOP/s, cuBLAS dashed, without the copy
     for (std::size_t i = panel.find(what); i != std::string::npos; i = panel.find(what, i + 1)) ++n;
     return n;
   };
-  CHECK_THAT(panel, Catch::Contains(">TFLOP/s</text>"));
+  CHECK_THAT(panel, Catch::Contains(">TFLOP/s (log scale)</text>"));
   CHECK(panel.find("copy, 1 GiB") == std::string::npos);
   // Series: cuBLAS SGEMM, cuBLAS TF32 (dashed), tl 128x64 fp32, tl 64x64 tf32.
   CHECK(count("<polyline class=\"series\"") == 4);
