@@ -5,7 +5,7 @@
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
 # STEPS is a comma-separated subset of build,buildbench,tests,check,warps,sanitize,sass,bench,
-# profile,sm80,matmul (default: all but buildbench and profile):
+# resources,profile,sm80,matmul (default: all but buildbench, resources and profile):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
 #             the GPU tests and the GPU benchmarks (sm_90)
 #   buildbench  configure and build only what bench and profile need: the CLI and the GPU
@@ -26,7 +26,9 @@
 #   matmul    compute-sanitizer memcheck and racecheck on the matmul solution (tl::dot), the
 #             matmul solution at 4096^3 fp32 (bench/gpu_matmul.cu) and cuBLAS fp32 (PyTorch,
 #             TF32 off) at the same size, in the same run
-#   profile   registers and spills of every benchmarked kernel (cuobjdump -res-usage), then
+#   resources registers and spills of every benchmarked softmax and matmul kernel (cuobjdump
+#             -res-usage) and the matmul kernel's SASS instruction mix (profile.txt)
+#   profile   the same, then
 #             Nsight Compute (ncu) on the first launch of each softmax-fused kernel at 256, 1024
 #             and 16384 columns, of the 2-loop softmax at B1 = 2048 and 8192, and of the matmul
 #             solution's block sizes at 4096^3 (profile.txt)
@@ -169,19 +171,22 @@ if want bench; then
     tee -a "$summary" < "$out/baselines.txt"
   fi
 fi
-if want profile; then
-  say "== profile: registers, then ncu ($(elapsed))"
+if want profile || want resources; then
+  say "== registers$(want profile && echo ", then ncu") ($(elapsed))"
   module=$build/tilepuzzles_bench_gpu.so
   sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
             --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
-  {
+  (
     echo "---- cuobjdump -res-usage $module (softmax and matmul kernels)"
     cuobjdump -res-usage "$module" 2>&1 | grep -A1 -E "SoftmaxFused|LongSoftmax2Loop|Matmul" |
         grep -oE "(_Z[A-Za-z0-9_]+|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+)" | paste - - |
         while read -r name usage; do echo "$(echo "$name" | cu++filt | sed -E 's/, tl::gpu_w[0-9]+::ptr.*//; s/^void tp::gpu::program<//') $usage"; done
-    echo "---- SASS instruction mix of the matmul solution, B0 = 128, B1 = 64, B_MID = 16"
-    cuobjdump -sass "$module" 2>&1 | awk '/Function :/{p = index($0, "MatmulILi128ELi64ELi16E") > 0} p' |
-        grep -oE "(LDS|STS|LDG|FFMA|BAR|SHFL|IMAD|LEA|IADD3|BRA)[A-Z0-9.]*" | sort | uniq -c | sort -rn
+    for kernel in MatmulILi128ELi64ELi16E MatmulILi256ELi64ELi16E; do
+      echo "---- SASS instruction mix of the matmul solution, $kernel"
+      cuobjdump -sass "$module" 2>&1 | awk -v k="$kernel" '/Function :/{p = index($0, k) > 0} p' |
+          grep -oE "(LDS|STS|LDG|FFMA|BAR|SHFL|IMAD|LEA|IADD3|BRA)[A-Z0-9.]*" | sort | uniq -c | sort -rn
+    done
+    want profile || exit 0
     echo "---- ncu: softmax-fused (first launch of each kernel at 256, 1024, 16384 and 32768 columns)"
     ncu --clock-control none --kernel-name-base mangled \
         --kernel-id "::regex:SoftmaxFusedILi[124]ELi(256|1024|16384|32768)E:1" "${sections[@]}" \
@@ -193,8 +198,8 @@ if want profile; then
     echo "---- ncu: the matmul solution at 4096^3 (bench/gpu_matmul.cu: first launch of each block size)"
     ncu --clock-control none --kernel-name-base mangled --kernel-id "::regex:MatmulILi:1" \
         "${sections[@]}" ./$build/tilepuzzles_bench_gpu_matmul 4096 2>&1 | grep -vE "^==PROF==|^\s*$"
-  } > "$out/profile.txt" 2>&1
-  grep -E "REG:" "$out/profile.txt" | head -60 | tee -a "$summary"
+  ) > "$out/profile.txt" 2>&1
+  grep -E "REG:" "$out/profile.txt" | grep Matmul | tee -a "$summary"
   say "profile: $(grep -c "Section: GPU Speed Of Light" "$out/profile.txt") kernels profiled ($(elapsed))"
 fi
 if want sm80; then
