@@ -20,7 +20,7 @@ inline constexpr benchmark_entry catalogue[] = {
      "12 bytes per element: x and y read once, z written once", ""},
     {"long-softmax-3loop", "fp32, 4096 rows x N columns, N = 1024 ... 32768, then 1024 x 65536 and 1024 x 131072",
      "8 bytes per element (x read once, z written once), whatever the algorithm reads", ""},
-    {"long-softmax-2loop", "fp32, 4096 rows x N columns, N = 1024 ... 32768, then 1024 x 65536 and 1024 x 131072",
+    {"long-softmax-2loop", "fp32, 4096 rows x N columns, N = 1024 ... 32768, then 1024 x 65536 and 1024 x 131072; variants with num_warps other than the solution's 4 are the same kernel built for that count",
      "8 bytes per element (x read once, z written once), whatever the algorithm reads", ""},
     {"softmax-fused", "fp32, 4096 rows x N columns, N = 256 ... 16384, one row per tile (32768 needs more than the solution's 4 warps); variants with num_warps other than the solution's 4 are the same kernel built for that count",
      "8 bytes per element (x read once, z written once)", ""},
