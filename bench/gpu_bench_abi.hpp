@@ -7,7 +7,7 @@
 extern "C" {
 
 // Bumped whenever a struct below changes.
-inline constexpr int tp_bench_abi_version = 2;
+inline constexpr int tp_bench_abi_version = 3;
 
 // One measured kernel, configuration and size; the strings live until the callback returns.
 struct tp_bench_row {
@@ -20,6 +20,7 @@ struct tp_bench_row {
   double time_ms, min_ms, max_ms;  // median, fastest and slowest timed launch
   int runs;                // samples, each between two CUDA events
   int launches_per_sample; // back-to-back launches in a sample (more than 1 for short kernels)
+  int graph;               // 1: a sample's launches were one CUDA graph's replay; 0: on the stream
   double bytes, flops;    // the work the row counts (0 when not counted)
   double max_error;       // largest relative error against the reference at this size
   const char* problem;    // null, or why the row has no time (a wrong result)

@@ -17,111 +17,15 @@
 #include <vector>
 
 #include "bench/catalogue.hpp"
-#include "bench/gpu_bench_abi.hpp"
-#include "checker/gpu_launch.cuh"
-#include "cuda/timing.cuh"
+#include "bench/gpu_bench_session.cuh"
 #include "solutions/long_softmax_2loop.hpp"
 #include "solutions/long_softmax_3loop.hpp"
 #include "solutions/softmax_fused.hpp"
 #include "solutions/vector_add.hpp"
 
-namespace {
+namespace tp::bench_gpu {
 
-using tp::gpu::cuda_check;
-using tp::gpu::device_array;
-
-struct session {
-  const tp_bench_request* request;
-  const tp_bench_host* host;
-  int l2_bytes = 0;
-  int done = 0, total = 0;
-  double ceiling_gbs = 0;
-
-  void progress(const std::string& what) { host->progress(host->context, what.c_str(), done, total); }
-
-  void report(const char* benchmark, const std::string& variant, const std::string& size,
-              double x, const char* x_name, const tp::gpu::timing& t, double bytes, double error,
-              const std::string& problem) {
-    tp_bench_row row{benchmark, variant.c_str(), size.c_str(), "fp32", x, x_name,
-                     t.median_ms, t.min_ms, t.max_ms, t.runs, t.launches_per_sample, bytes, 0, error,
-                     problem.empty() ? nullptr : problem.c_str()};
-    host->row(host->context, &row);
-    ++done;
-  }
-};
-
-// ---- the copy ceiling
-
-void copy_ceiling(session& s) {
-  const long long n = 1LL << 28;  // 1 GiB of fp32: the baselines' copy
-  s.progress("copy " + std::to_string(n));
-  device_array<float> x(n), z(n);
-  cuda_check(cudaMemset(x.data, 0, sizeof(float) * n), "cudaMemset");
-  const auto t = tp::gpu::time_launches(
-      [&](int) {
-        cuda_check(cudaMemcpyAsync(z.data, x.data, sizeof(float) * n, cudaMemcpyDeviceToDevice),
-                   "cudaMemcpyAsync");
-      },
-      s.request->warmup, s.request->runs);
-  s.ceiling_gbs = 8.0 * n / t.median_ms / 1e6;
-  s.report("copy", "cudaMemcpyAsync", std::to_string(n), static_cast<double>(n), "elements", t,
-           8.0 * n, 0, "");
-}
-
-// ---- vector-add: z = x + y
-
-template <int B0>
-void vector_add(session& s, long long n) {
-  using kernel = solutions::VectorAdd<B0>;
-  const std::string variant = "B0=" + std::to_string(B0);
-  const std::string size = std::to_string(n);
-  s.progress("vector-add " + size);
-  const double bytes = 12.0 * n;
-  const int sets = tp::gpu::rotation_sets(bytes, s.l2_bytes);
-  std::vector<float> hx(n), hy(n);
-  for (long long i = 0; i < n; ++i) {
-    hx[i] = static_cast<float>((i * 7919) % 2003) - 1001.0f;
-    hy[i] = static_cast<float>((i * 104729) % 997) * 0.25f;
-  }
-  std::vector<device_array<float>> x, y, z;
-  for (int k = 0; k < sets; ++k) {
-    x.emplace_back(n), y.emplace_back(n), z.emplace_back(n);
-    cuda_check(cudaMemcpy(x[k].data, hx.data(), sizeof(float) * n, cudaMemcpyHostToDevice), "copy x");
-    cuda_check(cudaMemcpy(y[k].data, hy.data(), sizeof(float) * n, cudaMemcpyHostToDevice), "copy y");
-  }
-  const int programs = static_cast<int>((n + B0 - 1) / B0);
-  auto launch = [&](int i) {
-    const int k = i % sets;
-    tp::gpu::program<kernel, tl::ptr<const float>, tl::ptr<const float>, tl::ptr<float>, int>
-        <<<programs, 32 * kernel::num_warps>>>(kernel{}, {x[k].data}, {y[k].data}, {z[k].data},
-                                                static_cast<int>(n));
-  };
-  // Checked first, every element, on an output filled with NaN.
-  cuda_check(cudaMemset(z[0].data, 0xff, sizeof(float) * n), "cudaMemset");
-  launch(0);
-  cuda_check(cudaGetLastError(), "vector-add");
-  cuda_check(cudaDeviceSynchronize(), "vector-add");
-  std::vector<float> hz(n);
-  cuda_check(cudaMemcpy(hz.data(), z[0].data, sizeof(float) * n, cudaMemcpyDeviceToHost), "copy z");
-  for (long long i = 0; i < n; ++i)
-    if (!(hz[i] == hx[i] + hy[i])) {
-      char why[200];
-      std::snprintf(why, sizeof why, "WRONG: z[%lld] = %g, expected %g", i, hz[i], hx[i] + hy[i]);
-      s.report("vector-add", variant, size, static_cast<double>(n), "elements", {}, bytes, INFINITY, why);
-      return;
-    }
-  const auto t = tp::gpu::time_launches(launch, s.request->warmup, s.request->runs);
-  s.report("vector-add", variant, size, static_cast<double>(n), "elements", t, bytes, 0, "");
-}
-
-// ---- the softmaxes over x[rows, cols]
-
-struct softmax_problem {
-  int rows, cols;
-  std::vector<float> hx;
-  std::vector<device_array<float>> x, z;
-  int sets;
-};
+// ---- the softmax problems (bench/gpu_bench_session.cuh)
 
 softmax_problem make_softmax_problem(const session& s, int rows, int cols) {
   softmax_problem p{rows, cols, {}, {}, {}, 0};
@@ -138,8 +42,6 @@ softmax_problem make_softmax_problem(const session& s, int rows, int cols) {
   return p;
 }
 
-// Every element finite, and 64 rows spread over the matrix (the first and the last among them)
-// against a double-precision softmax: the largest relative error, or infinity.
 double softmax_error(const softmax_problem& p) {
   const long long n = static_cast<long long>(p.rows) * p.cols;
   std::vector<float> hz(n);
@@ -164,55 +66,103 @@ double softmax_error(const softmax_problem& p) {
   return worst;
 }
 
-template <class Kernel, int B0>
-void softmax(session& s, const char* benchmark, const std::string& variant, softmax_problem& p) {
-  const std::string size = std::to_string(p.rows) + "x" + std::to_string(p.cols);
-  s.progress(std::string(benchmark) + " " + size);
-  const double bytes = 8.0 * p.rows * p.cols;
-  auto launch = [&](int i) {
-    const int k = i % p.sets;
-    tp::gpu::program<Kernel, tl::ptr<const float>, tl::ptr<float>, int, int>
-        <<<(p.rows + B0 - 1) / B0, 32 * Kernel::num_warps>>>(Kernel{}, {p.x[k].data},
-                                                             {p.z[k].data}, p.rows, p.cols);
-  };
-  cuda_check(cudaMemset(p.z[0].data, 0xff, sizeof(float) * p.rows * p.cols), "cudaMemset");  // NaN
-  launch(0);
-  cuda_check(cudaGetLastError(), benchmark);
-  cuda_check(cudaDeviceSynchronize(), benchmark);
-  const double error = softmax_error(p);
-  if (!(error < 1e-5)) {
-    char why[160];
-    std::snprintf(why, sizeof why, "WRONG: relative error %.2g against a double-precision softmax (bound 1e-5)", error);
-    s.report(benchmark, variant, size, p.cols, "columns", {}, bytes, error, why);
-    return;
-  }
-  const auto t = tp::gpu::time_launches(launch, s.request->warmup, s.request->runs);
-  s.report(benchmark, variant, size, p.cols, "columns", t, bytes, error, "");
+}  // namespace tp::bench_gpu
+
+namespace {
+
+using namespace tp::bench_gpu;
+
+// ---- the copy ceiling
+
+void copy_ceiling(session& s) {
+  const long long n = 1LL << 28;  // 1 GiB of fp32: the baselines' copy
+  s.progress("copy " + std::to_string(n));
+  device_array<float> x(n), z(n);
+  cuda_check(cudaMemset(x.data, 0, sizeof(float) * n), "cudaMemset");
+  const auto t = tp::gpu::time_launches(
+      [&](int, cudaStream_t stream) {
+        cuda_check(cudaMemcpyAsync(z.data, x.data, sizeof(float) * n, cudaMemcpyDeviceToDevice,
+                                   stream),
+                   "cudaMemcpyAsync");
+      },
+      s.request->warmup, s.request->runs);
+  s.report("copy", "cudaMemcpyAsync", std::to_string(n), "fp32", static_cast<double>(n), "elements",
+           t, 8.0 * n, 0, 0, "");
 }
 
-struct shape {
-  int rows, cols;
-};
-// 4096 rows of 1024 ... 32768 columns, then the long rows of issue 12's table.
-const std::vector<shape> long_shapes = {{4096, 1024}, {4096, 2048},  {4096, 4096},
-                                        {4096, 8192}, {4096, 16384}, {4096, 32768},
-                                        {1024, 65536}, {1024, 131072}};
+// ---- vector-add: z = x + y
+
+template <int B0>
+void vector_add(session& s, long long n) {
+  using kernel = solutions::VectorAdd<B0>;
+  const std::string variant = "B0=" + std::to_string(B0);
+  const std::string size = std::to_string(n);
+  s.progress("vector-add " + size);
+  const double bytes = 12.0 * n;
+  const int sets = tp::gpu::rotation_sets(bytes, s.l2_bytes);
+  std::vector<float> hx(n), hy(n);
+  for (long long i = 0; i < n; ++i) {
+    hx[i] = static_cast<float>((i * 7919) % 2003) - 1001.0f;
+    hy[i] = static_cast<float>((i * 104729) % 997) * 0.25f;
+  }
+  std::vector<device_array<float>> x, y, z;
+  for (int k = 0; k < sets; ++k) {
+    x.emplace_back(n), y.emplace_back(n), z.emplace_back(n);
+    cuda_check(cudaMemcpy(x[k].data, hx.data(), sizeof(float) * n, cudaMemcpyHostToDevice), "copy x");
+    cuda_check(cudaMemcpy(y[k].data, hy.data(), sizeof(float) * n, cudaMemcpyHostToDevice), "copy y");
+  }
+  const int programs = static_cast<int>((n + B0 - 1) / B0);
+  auto launch = [&](int i, cudaStream_t stream) {
+    const int k = i % sets;
+    tp::gpu::program<kernel, tl::ptr<const float>, tl::ptr<const float>, tl::ptr<float>, int>
+        <<<programs, 32 * kernel::num_warps, 0, stream>>>(kernel{}, {x[k].data}, {y[k].data}, {z[k].data},
+                                                static_cast<int>(n));
+  };
+  // Checked first, every element, on an output filled with NaN.
+  cuda_check(cudaMemset(z[0].data, 0xff, sizeof(float) * n), "cudaMemset");
+  launch(0, nullptr);
+  cuda_check(cudaGetLastError(), "vector-add");
+  cuda_check(cudaDeviceSynchronize(), "vector-add");
+  std::vector<float> hz(n);
+  cuda_check(cudaMemcpy(hz.data(), z[0].data, sizeof(float) * n, cudaMemcpyDeviceToHost), "copy z");
+  for (long long i = 0; i < n; ++i)
+    if (!(hz[i] == hx[i] + hy[i])) {
+      char why[200];
+      std::snprintf(why, sizeof why, "WRONG: z[%lld] = %g, expected %g", i, hz[i], hx[i] + hy[i]);
+      s.report("vector-add", variant, size, "fp32", static_cast<double>(n), "elements", {}, bytes, 0,
+               INFINITY, why);
+      return;
+    }
+  const auto t = tp::gpu::time_launches(launch, s.request->warmup, s.request->runs);
+  s.report("vector-add", variant, size, "fp32", static_cast<double>(n), "elements", t, bytes, 0, 0, "");
+}
+
+// ---- the softmaxes over x[rows, cols]
 
 // Up to 16384 columns: the solution's 4 warps hold a row of 32768 in 256 registers per thread,
-// past the backend's bound of 128 (cuda/tile_storage.cuh), which refuses to compile it.
+// past the backend's bound of 128 (cuda/tile_storage.cuh), which refuses to compile it. Up to 1024
+// columns also with 2 and 4 rows per program (B0), as the tutorial's persistent kernel takes
+// several short rows per program.
 template <int B1>
 void softmax_fused(session& s) {
   auto p = make_softmax_problem(s, 4096, B1);
   softmax<solutions::SoftmaxFused<1, B1>, 1>(s, "softmax-fused", "B0=1 B1=N", p);
+  if constexpr (B1 <= 1024) {
+    softmax<solutions::SoftmaxFused<2, B1>, 2>(s, "softmax-fused", "B0=2 B1=N", p);
+    softmax<solutions::SoftmaxFused<4, B1>, 4>(s, "softmax-fused", "B0=4 B1=N", p);
+  }
 }
 
 int count_rows(const std::vector<std::string>& chosen) {
   int rows = 1;  // the copy
+  const int long_rows = static_cast<int>(long_shapes.size());
   for (const auto& b : chosen) {
     if (b == "vector-add") rows += 9;
-    if (b == "softmax-fused") rows += 7;
-    if (b == "long-softmax-3loop") rows += static_cast<int>(long_shapes.size());
-    if (b == "long-softmax-2loop") rows += 2 * static_cast<int>(long_shapes.size());
+    if (b == "softmax-fused") rows += 7 + 2 * 3;
+    if (b == "long-softmax-3loop") rows += 2 * long_rows;
+    if (b == "long-softmax-2loop") rows += 4 * long_rows;
+    if (b == "matmul") rows += matmul_rows();
+    rows += warps_variant_rows(b);
   }
   return rows;
 }
@@ -227,13 +177,18 @@ void run_all(session& s, const std::vector<std::string>& chosen) {
       for (const shape& sh : long_shapes) {
         auto p = make_softmax_problem(s, sh.rows, sh.cols);
         softmax<solutions::LongSoftmax3Loop<1, 2048>, 1>(s, "long-softmax-3loop", "B0=1 B1=2048", p);
+        softmax<solutions::LongSoftmax3Loop<1, 4096>, 1>(s, "long-softmax-3loop", "B0=1 B1=4096", p);
       }
-    if (b == "long-softmax-2loop")
+    if (b == "long-softmax-2loop") {
       for (const shape& sh : long_shapes) {
         auto p = make_softmax_problem(s, sh.rows, sh.cols);
         softmax<solutions::LongSoftmax2Loop<1, 1024>, 1>(s, "long-softmax-2loop", "B0=1 B1=1024", p);
         softmax<solutions::LongSoftmax2Loop<1, 2048>, 1>(s, "long-softmax-2loop", "B0=1 B1=2048", p);
+        softmax<solutions::LongSoftmax2Loop<1, 4096>, 1>(s, "long-softmax-2loop", "B0=1 B1=4096", p);
+        softmax<solutions::LongSoftmax2Loop<1, 8192>, 1>(s, "long-softmax-2loop", "B0=1 B1=8192", p);
       }
+      warps_variants(s, b);
+    }
     if (b == "softmax-fused") {
       softmax_fused<256>(s);
       softmax_fused<512>(s);
@@ -242,7 +197,9 @@ void run_all(session& s, const std::vector<std::string>& chosen) {
       softmax_fused<4096>(s);
       softmax_fused<8192>(s);
       softmax_fused<16384>(s);
+      warps_variants(s, b);
     }
+    if (b == "matmul") matmul_sweep(s);
   }
 }
 

@@ -4,10 +4,12 @@
 #
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
-# STEPS is a comma-separated subset of build,tests,check,warps,sanitize,sass,bench,sm80,matmul
-# (default: all):
+# STEPS is a comma-separated subset of build,buildbench,tests,check,warps,sanitize,sass,bench,
+# resources,profile,sm80,matmul (default: all but buildbench, resources and profile):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
 #             the GPU tests and the GPU benchmarks (sm_90)
+#   buildbench  configure and build only what bench and profile need: the CLI and the GPU
+#             benchmarks
 #   tests     ctest -L gpu (the GPU parity tests, and check --gpu of the solutions and the stubs
 #             through the CLI), and the parity tests' own report
 #   check     tilepuzzles check --gpu --impl solution: every puzzle, the GPU after the simulator
@@ -24,6 +26,12 @@
 #   matmul    compute-sanitizer memcheck and racecheck on the matmul solution (tl::dot), the
 #             matmul solution at 4096^3 fp32 (bench/gpu_matmul.cu) and cuBLAS fp32 (PyTorch,
 #             TF32 off) at the same size, in the same run
+#   resources registers and spills of every benchmarked softmax and matmul kernel (cuobjdump
+#             -res-usage) and the matmul kernel's SASS instruction mix (profile.txt)
+#   profile   the same, then
+#             Nsight Compute (ncu) on the first launch of each softmax-fused kernel at 256, 1024
+#             and 16384 columns, of the 2-loop softmax at B1 = 2048 and 8192, and of the matmul
+#             solution's block sizes at 4096^3 (profile.txt)
 #   sm80      an Ampere build (sm_80, with its PTX) of every GPU solution module and the GPU tests,
 #             then check --gpu of the solutions from it (the H100 runs the sm_80 PTX)
 # Without network access, put the .deb files of libeigen3-dev, libcli11-dev and catch2 in .deps/
@@ -51,7 +59,7 @@ say "== machine (commit $commit)"
 } 2>&1 | tee -a "$summary"
 
 build=build-gpu
-if want build; then
+if want build || want buildbench; then
   prefix=()
   if ls .deps/*.deb >/dev/null 2>&1; then
     for f in .deps/*.deb; do dpkg -x "$f" /tmp/tilepuzzles-deps; done
@@ -64,12 +72,12 @@ if want build; then
       -DTILEPUZZLES_GPU_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1; then
     tail -30 "$out/build.log" | tee -a "$summary"; exit 1
   fi
-  modules=$(cmake --build $build --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution(_gpu)?" | sort -u)
+  targets="tilepuzzles tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts tilepuzzles_bench_gpu_matmul"
+  if want build; then
+    targets="$targets tilepuzzles_gpu_tests $(cmake --build $build --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution(_gpu)?" | sort -u | xargs)"
+  fi
   # shellcheck disable=SC2086
-  if ! cmake --build $build -j"$(nproc)" --target tilepuzzles tilepuzzles_gpu_tests \
-      tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts \
-      tilepuzzles_bench_gpu_matmul \
-      $modules >> "$out/build.log" 2>&1; then
+  if ! cmake --build $build -j"$(nproc)" --target $targets >> "$out/build.log" 2>&1; then
     grep -E "error" "$out/build.log" | head -30 | tee -a "$summary"; exit 1
   fi
   say "built ($(elapsed))"
@@ -162,6 +170,37 @@ if want bench; then
     echo "exit $?" >> "$out/baselines.txt"
     tee -a "$summary" < "$out/baselines.txt"
   fi
+fi
+if want profile || want resources; then
+  say "== registers$(want profile && echo ", then ncu") ($(elapsed))"
+  module=$build/tilepuzzles_bench_gpu.so
+  sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
+            --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
+  (
+    echo "---- cuobjdump -res-usage $module (softmax and matmul kernels)"
+    cuobjdump -res-usage "$module" 2>&1 | grep -A1 -E "SoftmaxFused|LongSoftmax2Loop|Matmul" |
+        grep -oE "(_Z[A-Za-z0-9_]+|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+)" | paste - - |
+        while read -r name usage; do echo "$(echo "$name" | cu++filt | sed -E 's/, tl::gpu_w[0-9]+::ptr.*//; s/^void tp::gpu::program<//') $usage"; done
+    for kernel in MatmulILi128ELi64ELi16E MatmulILi256ELi64ELi16E; do
+      echo "---- SASS instruction mix of the matmul solution, $kernel"
+      cuobjdump -sass "$module" 2>&1 | awk -v k="$kernel" '/Function :/{p = index($0, k) > 0} p' |
+          grep -oE "(LDS|STS|LDG|FFMA|BAR|SHFL|IMAD|LEA|IADD3|BRA)[A-Z0-9.]*" | sort | uniq -c | sort -rn
+    done
+    want profile || exit 0
+    echo "---- ncu: softmax-fused (first launch of each kernel at 256, 1024, 16384 and 32768 columns)"
+    ncu --clock-control none --kernel-name-base mangled \
+        --kernel-id "::regex:SoftmaxFusedILi[124]ELi(256|1024|16384|32768)E:1" "${sections[@]}" \
+        ./$build/tilepuzzles bench softmax-fused --runs 3 --warmup 1 2>&1 | grep -vE "^==PROF==|^\s*$"
+    echo "---- ncu: long-softmax-2loop, B1 = 2048 and 8192 (first launch: 4096 x 1024)"
+    ncu --clock-control none --kernel-name-base mangled \
+        --kernel-id "::regex:LongSoftmax2LoopILi1ELi(2048|8192)E:1" "${sections[@]}" \
+        ./$build/tilepuzzles bench long-softmax-2loop --runs 3 --warmup 1 2>&1 | grep -vE "^==PROF==|^\s*$"
+    echo "---- ncu: the matmul solution at 4096^3 (bench/gpu_matmul.cu: first launch of each block size)"
+    ncu --clock-control none --kernel-name-base mangled --kernel-id "::regex:MatmulILi:1" \
+        "${sections[@]}" ./$build/tilepuzzles_bench_gpu_matmul 4096 2>&1 | grep -vE "^==PROF==|^\s*$"
+  ) > "$out/profile.txt" 2>&1
+  grep -E "REG:" "$out/profile.txt" | grep Matmul | tee -a "$summary"
+  say "profile: $(grep -c "Section: GPU Speed Of Light" "$out/profile.txt") kernels profiled ($(elapsed))"
 fi
 if want sm80; then
   say "== sm_80 build: every GPU solution module and the GPU tests ($(elapsed))"

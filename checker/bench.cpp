@@ -87,7 +87,8 @@ void on_started(void* context, const char* gpu, double ceiling_bytes) {
   auto& c = *static_cast<collector*>(context);
   c.info.gpu = gpu;
   std::printf("GPU: %s; median of %d samples after %d warm-up launches, CUDA events around each "
-              "sample (a sample is `batch` launches back to back where one takes under 0.1 ms); "
+              "sample (where one launch takes under 0.1 ms, a sample is one replay of a CUDA graph of "
+              "`batch` launches, as the PyTorch and Triton baselines are timed); "
               "inputs rotated over at least 4x the L2 cache\n",
               gpu, c.args->runs, c.args->warmup);
   std::fflush(stdout);
@@ -116,19 +117,21 @@ void on_row(void* context, const tp_bench_row* r) {
   out.max_ms = r->max_ms;
   out.runs = r->runs;
   out.launches_per_sample = r->launches_per_sample;
+  out.graph = r->graph != 0;
   out.bytes = r->bytes;
   out.flops = r->flops;
   out.max_error = r->max_error;
   out.problem = r->problem ? r->problem : "";
-  const bool first_of_benchmark = [&] {
+  const std::string out_table = table_of(out.benchmark);
+  const bool first_of_table = [&] {
     for (const auto& seen : c.rows)
-      if (seen.benchmark == out.benchmark) return false;
+      if (table_of(seen.benchmark) == out_table) return false;
     return true;
   }();
   // A puzzle's table is printed when its last row is in, that is when the next puzzle starts.
-  if (first_of_benchmark && !c.rows.empty() && c.rows.back().benchmark != "copy") {
+  if (first_of_table && !c.rows.empty() && c.rows.back().benchmark != "copy") {
     c.clear_progress();
-    std::printf("%s\n", table(c.rows.back().benchmark, c.rows, c.info).c_str());
+    std::printf("%s\n", table(table_of(c.rows.back().benchmark), c.rows, c.info).c_str());
   }
   c.rows.push_back(out);
   if (out.benchmark == "copy" && out.timed()) {
@@ -136,11 +139,12 @@ void on_row(void* context, const tp_bench_row* r) {
     c.clear_progress();
     std::printf("ceiling: device-to-device copy of %s fp32 (cudaMemcpyAsync): %.4f ms, %.0f GB/s\n\n",
                 out.size.c_str(), out.time_ms, out.gbps());
-  } else if (first_of_benchmark) {
+  } else if (first_of_table) {
     c.clear_progress();
-    const auto* e = find_benchmark(out.benchmark);
-    std::printf("== %s: %s; GB/s count %s\n", out.benchmark.c_str(),
-                e ? std::string(e->sweep).c_str() : "", e ? std::string(e->measure).c_str() : "");
+    const auto* e = find_benchmark(out_table);
+    std::printf("== %s: %s; %s count %s\n", out_table.c_str(),
+                e ? std::string(e->sweep).c_str() : "", out.flops > 0 ? "TFLOP/s" : "GB/s",
+                e ? std::string(e->measure).c_str() : "");
   }
   std::fflush(stdout);
   c.save();
@@ -223,7 +227,7 @@ int run_bench(const bench_args& args) {
   const int status = run(tp_bench_abi_version, &request, &host, error, sizeof error);
   c.clear_progress();
   if (!c.rows.empty() && c.rows.back().benchmark != "copy")
-    std::printf("%s\n", table(c.rows.back().benchmark, c.rows, c.info).c_str());
+    std::printf("%s\n", table(table_of(c.rows.back().benchmark), c.rows, c.info).c_str());
   int failed = 0;
   for (const auto& r : c.rows) failed += r.timed() ? 0 : 1;
   if (!args.plot_file.empty() && !write_file(args.plot_file, svg_plot(c.rows, c.info)))

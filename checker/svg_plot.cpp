@@ -9,9 +9,11 @@ namespace tp::bench {
 
 namespace {
 
-constexpr double width = 720, height = 400;
-constexpr double left = 70, right = 190, top = 40, bottom = 50;  // margins; the legend on the right
-const char* const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+constexpr double width = 860, height = 400;
+constexpr double left = 70, right = 330, top = 40, bottom = 50;  // margins; the legend on the right
+const char* const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                               "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+                               "#393b79", "#637939", "#843c39", "#7b4173"};
 
 std::string num(double v) {
   char buf[32];
@@ -22,6 +24,12 @@ std::string num(double v) {
 std::string whole(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
@@ -57,20 +65,30 @@ void panel(std::ostringstream& svg, const std::string& benchmark, const std::vec
            const run_info& info, double y0) {
   std::vector<const row*> mine;
   for (const auto& r : rows)
-    if (r.benchmark == benchmark && r.timed() && r.x > 0) mine.push_back(&r);
+    if (table_of(r.benchmark) == benchmark && r.timed() && r.x > 0) mine.push_back(&r);
+  // A sweep that counts flops (matmul, beside cuBLAS) plots TFLOP/s, a line per implementation,
+  // variant and dtype, the library's dashed; the others GB/s under the copy ceiling.
+  const bool flops = std::any_of(mine.begin(), mine.end(), [](const row* r) { return r->flops > 0; });
+  auto value = [&](const row* r) { return flops ? r->tflops() : r->gbps(); };
+  auto series_of = [&](const row* r) {
+    if (!flops) return r->variant;
+    return (r->benchmark == "cublas" ? "cuBLAS " : "tl ") + r->variant +
+           (r->benchmark == "cublas" ? std::string() : " " + r->dtype);
+  };
+  const double ceiling = flops ? 0 : info.ceiling_gbps;
   std::vector<std::string> variants;
   for (const row* r : mine)
-    if (std::find(variants.begin(), variants.end(), r->variant) == variants.end())
-      variants.push_back(r->variant);
-  double xmin = INFINITY, xmax = -INFINITY, ymax = info.ceiling_gbps;
+    if (std::find(variants.begin(), variants.end(), series_of(r)) == variants.end())
+      variants.push_back(series_of(r));
+  double xmin = INFINITY, xmax = -INFINITY, ymax = ceiling;
   for (const row* r : mine) {
     xmin = std::min(xmin, std::log2(r->x));
     xmax = std::max(xmax, std::log2(r->x));
-    ymax = std::max(ymax, r->gbps());
+    ymax = std::max(ymax, value(r));
   }
   const double pw = width - left - right, ph = height - top - bottom;
   svg << "<g transform=\"translate(0," << num(y0) << ")\">\n";
-  std::string title = benchmark + " (" + (mine.empty() ? std::string("no timed rows") : mine[0]->dtype) + ")";
+  std::string title = benchmark + " (" + (mine.empty() ? std::string("no timed rows") : flops ? std::string("against cuBLAS") : mine[0]->dtype) + ")";
   if (!info.gpu.empty()) title += ", " + info.gpu;
   svg << "<text x=\"" << num(left + pw / 2) << "\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">"
       << escape(title) << "</text>\n";
@@ -84,12 +102,31 @@ void panel(std::ostringstream& svg, const std::string& benchmark, const std::vec
   const double step = nice_step(ymax * 1.05);
   const double ytop = step * std::ceil(ymax * 1.05 / step);
   auto px = [&](double x) { return left + (std::log2(x) - xmin) / (xmax - xmin) * pw; };
-  auto py = [&](double y) { return top + ph - y / ytop * ph; };
-  for (double y = 0; y <= ytop + step / 2; y += step) {
+  // TFLOP/s span decades (fp32 FFMA beside fp16 tensor cores): a logarithmic axis, whole decades.
+  double ymin_log = 0, ymax_log = 1;
+  if (flops) {
+    double lo = INFINITY;
+    for (const row* r : mine) lo = std::min(lo, value(r));
+    ymin_log = std::floor(std::log10(lo));
+    ymax_log = std::max(ymin_log + 1, std::ceil(std::log10(ymax)));
+  }
+  auto py = [&](double y) {
+    if (flops) return top + ph - (std::log10(y) - ymin_log) / (ymax_log - ymin_log) * ph;
+    return top + ph - y / ytop * ph;
+  };
+  std::vector<double> ticks;
+  if (flops) {
+    for (double d = ymin_log; d < ymax_log + 0.5; ++d)
+      for (double m : {1.0, 2.0, 5.0})
+        if (d + std::log10(m) <= ymax_log + 1e-9) ticks.push_back(m * std::pow(10, d));
+  } else {
+    for (double y = 0; y <= ytop + step / 2; y += step) ticks.push_back(y);
+  }
+  for (double y : ticks) {
     svg << "<line x1=\"" << num(left) << "\" x2=\"" << num(left + pw) << "\" y1=\"" << num(py(y))
         << "\" y2=\"" << num(py(y)) << "\" stroke=\"#ddd\"/>\n";
     svg << "<text x=\"" << num(left - 6) << "\" y=\"" << num(py(y) + 4)
-        << "\" text-anchor=\"end\" font-size=\"11\">" << whole(y)
+        << "\" text-anchor=\"end\" font-size=\"11\">" << (flops ? shortest(y) : whole(y))
         << "</text>\n";
   }
   std::vector<double> xs;
@@ -102,7 +139,8 @@ void panel(std::ostringstream& svg, const std::string& benchmark, const std::vec
       << "\" text-anchor=\"middle\" font-size=\"12\">" << escape(mine[0]->x_name)
       << " (log scale)</text>\n";
   svg << "<text transform=\"translate(18," << num(top + ph / 2)
-      << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">GB/s</text>\n";
+      << ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" << (flops ? "TFLOP/s (log scale)" : "GB/s")
+      << "</text>\n";
   double legend_y = top + 10;
   auto legend = [&](const std::string& colour, const std::string& label, bool dashed) {
     svg << "<line x1=\"" << num(left + pw + 12) << "\" x2=\"" << num(left + pw + 36) << "\" y1=\""
@@ -112,9 +150,9 @@ void panel(std::ostringstream& svg, const std::string& benchmark, const std::vec
         << "\" font-size=\"11\">" << escape(label) << "</text>\n";
     legend_y += 18;
   };
-  if (info.ceiling_gbps > 0) {
+  if (ceiling > 0) {
     svg << "<line x1=\"" << num(left) << "\" x2=\"" << num(left + pw) << "\" y1=\""
-        << num(py(info.ceiling_gbps)) << "\" y2=\"" << num(py(info.ceiling_gbps))
+        << num(py(ceiling)) << "\" y2=\"" << num(py(ceiling))
         << "\" stroke=\"#555\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n";
     legend("#555", "copy, 1 GiB: " + whole(info.ceiling_gbps) + " GB/s", true);
   }
@@ -122,17 +160,19 @@ void panel(std::ostringstream& svg, const std::string& benchmark, const std::vec
     const std::string colour = colours[v % (sizeof colours / sizeof *colours)];
     std::vector<const row*> series;
     for (const row* r : mine)
-      if (r->variant == variants[v]) series.push_back(r);
+      if (series_of(r) == variants[v]) series.push_back(r);
+    const bool library = series.front()->benchmark == "cublas";
     std::sort(series.begin(), series.end(), [](const row* a, const row* b) { return a->x < b->x; });
     svg << "<polyline class=\"series\" fill=\"none\" stroke=\"" << colour
-        << "\" stroke-width=\"2\" points=\"";
-    for (const row* r : series) svg << num(px(r->x)) << "," << num(py(r->gbps())) << " ";
+        << "\" stroke-width=\"2\"" << (library ? " stroke-dasharray=\"3 3\"" : "") << " points=\"";
+    for (const row* r : series) svg << num(px(r->x)) << "," << num(py(value(r))) << " ";
     svg << "\"/>\n";
     for (const row* r : series)
-      svg << "<circle cx=\"" << num(px(r->x)) << "\" cy=\"" << num(py(r->gbps()))
+      svg << "<circle cx=\"" << num(px(r->x)) << "\" cy=\"" << num(py(value(r)))
           << "\" r=\"3\" fill=\"" << colour << "\"><title>" << escape(r->size) << ": "
-          << num(r->gbps()) << " GB/s, " << r->time_ms << " ms</title></circle>\n";
-    legend(colour, variants[v], false);
+          << num(value(r)) << (flops ? " TFLOP/s, " : " GB/s, ") << r->time_ms
+          << " ms</title></circle>\n";
+    legend(colour, variants[v], library);
   }
   svg << "</g>\n";
 }

@@ -3,8 +3,9 @@
 // The result is computed where it lives: every thread computes the elements that the
 // accumulator's layout (the declared layout of [M, N], the mma.sync accumulator) gives it, so an
 // `acc` that is a declared `tl::tile` never converts. The operands go through shared memory: the
-// first copy of each element of `a` is written transposed (a^T[k][i], so that the rows one warp
-// reads for one k are consecutive words), `b` as it is (b[k][j]), both rows padded by 4 words.
+// first copy of each element of `a` is written transposed (a^T[k][i]), `b` as it is (b[k][j]),
+// both rows padded by 4 words, each row's entries in the order of dot_staging below, which puts a
+// thread's own rows (and columns) next to each other so that it reads them as 16-byte vectors.
 // Then each thread, for k = 0, 1, ..., K - 1 in order, reads the a values of its rows and the b
 // values of its columns once and updates each of its elements with one fused multiply-add: the
 // same order of k as the simulator, which multiplies and adds without fusing (docs/tl.md states
@@ -66,12 +67,89 @@ struct dot_grid {
   }
 };
 
+// Where the rows of a^T (Rows) or the columns of b sit in their shared-memory row: a permutation
+// of the index bits. A thread of the accumulator's layout holds the rows (columns) whose register
+// bits vary and whose lane and warp bits are its own; the permutation puts the first two register
+// bits lowest (one float4), then the lane and warp bits (so the lanes of a quarter warp read
+// consecutive float4s: no bank conflict), then the other register bits. A thread's values for one
+// k are then whole float4s, one LDS.128 for each four, instead of one LDS per value.
+template <layouts::linear_layout L, int LogN, bool Rows>
+struct dot_staging {
+  static constexpr int first = Rows ? LogN : 0;  // the flat-index bit of the index's bit 0
+  static constexpr int bits = Rows ? L.out_bits - LogN : LogN;
+  static constexpr bool in_dimension(int flat_bit) { return Rows ? flat_bit >= LogN : flat_bit < LogN; }
+  // The index bits that come from registers, in the order of the registers (dot_grid's numbering).
+  static constexpr int register_count() {
+    int c = 0;
+    for (int i = 0; i < L.reg_bits; ++i)
+      if (in_dimension(L.reg[i])) ++c;
+    return c;
+  }
+  static constexpr int registers = register_count();
+  static constexpr int register_bit(int k) {
+    for (int i = 0, seen = 0; i < L.reg_bits; ++i)
+      if (in_dimension(L.reg[i]) && seen++ == k) return L.reg[i] - first;
+    return -1;
+  }
+  static constexpr int vector_bits = registers < 2 ? registers : 2;
+  static constexpr int others = bits - registers;
+  static constexpr int slot(int b) {
+    for (int k = 0; k < registers; ++k)
+      if (register_bit(k) == b) return k < vector_bits ? k : others + k;
+    int m = 0;
+    for (int c = 0; c < b; ++c) {
+      bool from_register = false;
+      for (int k = 0; k < registers; ++k) from_register = from_register || register_bit(k) == c;
+      if (!from_register) ++m;
+    }
+    return vector_bits + m;
+  }
+  // The position of index i (a bit permutation, so the position of a | b for disjoint bits is
+  // the position of a | the position of b).
+  static constexpr int position(int i) {
+    int p = 0;
+    for (int b = 0; b < bits; ++b) p |= ((i >> b) & 1) << slot(b);
+    return p;
+  }
+  // The position of the thread's x-th value (dot_grid's numbering) after its first one.
+  static constexpr int offset(int x) {
+    return (x & ((1 << vector_bits) - 1)) | ((x >> vector_bits) << (vector_bits + others));
+  }
+};
+
+// 16 and 8 bytes read at once (CUDA's float4 and float2, also under the host emulation).
+struct alignas(16) dot_float4 {
+  float x, y, z, w;
+};
+struct alignas(8) dot_float2 {
+  float x, y;
+};
+
+// A thread's values of one k: Count floats from `row`, as vectors of 2^S::vector_bits.
+template <class S, int Count>
+__device__ __forceinline__ void load_values(const float* row, float (&v)[Count]) {
+  constexpr int width = 1 << S::vector_bits;
+  static_for<Count / width>([&](auto c) {
+    constexpr int at = S::offset(decltype(c)::value * width), first = decltype(c)::value * width;
+    if constexpr (width == 4) {
+      const dot_float4 q = *reinterpret_cast<const dot_float4*>(row + at);
+      v[first] = q.x, v[first + 1] = q.y, v[first + 2] = q.z, v[first + 3] = q.w;
+    } else if constexpr (width == 2) {
+      const dot_float2 q = *reinterpret_cast<const dot_float2*>(row + at);
+      v[first] = q.x, v[first + 1] = q.y;
+    } else {
+      v[first] = row[at];
+    }
+  });
+}
+
 template <int M, int N, int K, class A, class B, class C>
 __device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
   using SC = shape<M, N>;
   using LC = declared_layout<SC>;
   constexpr int log_n = layouts::log2_exact(N), log_k = layouts::log2_exact(K);
-  constexpr int a_stride = M + 4, b_stride = N + 4;  // words per k row of a^T and of b
+  // Words per k row of a^T and of b: padded by 4, and whole float4s so that every row is aligned.
+  constexpr int a_stride = (M + 4 + 3) / 4 * 4, b_stride = (N + 4 + 3) / 4 * 4;
 
   // Everything that may convert through shared memory first.
   const auto& da = as_data(a);
@@ -89,34 +167,46 @@ __device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
                 "(B_MID), or smaller M and N blocks");
   float* const as = shared_buffer<float, fits ? staged : 4>();  // one error, not two
   float* const bs = as + K * a_stride;
+  using rows_of_a = dot_staging<LC::value, log_n, true>;
+  using cols_of_b = dot_staging<LC::value, log_n, false>;
   __syncthreads();  // earlier readers of this buffer are done
+  // Each element's place: its k and the position of its row (column), the thread's own part
+  // computed once and each register's part at compile time.
   if (holds_first_copy<LA>()) {
     const int base = thread_flat<LA>();
+    const int k_base = base & (K - 1), row_base = rows_of_a::position(base >> log_k);
     static_for<LA::registers>([&](auto r) {
-      const int flat = flat_of<LA, decltype(r)::value>(base);
-      as[(flat & (K - 1)) * a_stride + (flat >> log_k)] = static_cast<float>(da.storage.regs[r]);
+      constexpr long long bits = LA::value.register_bits_of(decltype(r)::value);
+      constexpr int k = static_cast<int>(bits & (K - 1));
+      constexpr int row = rows_of_a::position(static_cast<int>(bits >> log_k));
+      as[(k_base | k) * a_stride + (row_base | row)] = static_cast<float>(da.storage.regs[r]);
     });
   }
   if (holds_first_copy<LB>()) {
     const int base = thread_flat<LB>();
+    const int k_base = base >> log_n, col_base = cols_of_b::position(base & (N - 1));
     static_for<LB::registers>([&](auto r) {
-      const int flat = flat_of<LB, decltype(r)::value>(base);
-      bs[(flat >> log_n) * b_stride + (flat & (N - 1))] = static_cast<float>(db.storage.regs[r]);
+      constexpr long long bits = LB::value.register_bits_of(decltype(r)::value);
+      constexpr int k = static_cast<int>(bits >> log_n);
+      constexpr int col = cols_of_b::position(static_cast<int>(bits & (N - 1)));
+      bs[(k_base | k) * b_stride + (col_base | col)] = static_cast<float>(db.storage.regs[r]);
     });
   }
   __syncthreads();
 
   using grid = dot_grid<LC::value, log_n>;
+  static_assert(grid::rows == 1 << rows_of_a::registers && grid::cols == 1 << cols_of_b::registers,
+                "tl (GPU backend): internal error: dot's staging disagrees with its grid");
   const int base = thread_flat<LC>();
-  const float* a_col = as + (base >> log_n);
-  const float* b_row = bs + (base & (N - 1));
+  const float* a_col = as + rows_of_a::position(base >> log_n);
+  const float* b_row = bs + cols_of_b::position(base & (N - 1));
 #if defined(__CUDACC__)
 #pragma unroll 4
 #endif
   for (int k = 0; k < K; ++k) {
     float av[grid::rows], bv[grid::cols];
-    static_for<grid::rows>([&](auto i) { av[i] = a_col[grid::offset(decltype(i)::value, true)]; });
-    static_for<grid::cols>([&](auto j) { bv[j] = b_row[grid::offset(decltype(j)::value, false)]; });
+    load_values<rows_of_a>(a_col, av);
+    load_values<cols_of_b>(b_row, bv);
     static_for<LC::registers>([&](auto r) {
       constexpr int reg = decltype(r)::value;
       out.storage.regs[reg] =

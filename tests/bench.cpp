@@ -22,7 +22,8 @@ TEST_CASE("bench without a GPU says so and exits 1", "[cli][bench]") {
                            << "): the benchmark itself runs in bench/gpu_session.sh, not here");
     return;
   }
-  for (const char* args : {"bench", "bench softmax-fused --csv /dev/null --plot /dev/null"}) {
+  for (const char* args :
+       {"bench", "bench softmax-fused --csv /dev/null --plot /dev/null", "bench matmul"}) {
     const auto r = run_cli(args);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, Catch::Contains("tilepuzzles bench: the benchmarks time the solutions on an "
@@ -36,11 +37,12 @@ TEST_CASE("bench refuses what it cannot benchmark before looking for a GPU", "[c
   auto r = run_cli("bench no-such-puzzle");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("unknown puzzle 'no-such-puzzle'"));
-  CHECK_THAT(r.err, Catch::Contains("vector-add, long-softmax-3loop, long-softmax-2loop, softmax-fused"));
+  CHECK_THAT(r.err, Catch::Contains("vector-add, long-softmax-3loop, long-softmax-2loop, softmax-fused, matmul"));
 
-  r = run_cli("bench matmul");
+  r = run_cli("bench flash-attention");
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("matmul is not benchmarked yet: its sweep and cuBLAS beside it are not in this command yet"));
+  CHECK_THAT(r.err, Catch::Contains("flash-attention is not benchmarked yet: "));
+  CHECK_THAT(r.err, Catch::Contains("softmax-fused, matmul"));
 
   r = run_cli("bench long-sum");
   CHECK(r.exit_code == 2);
@@ -191,4 +193,107 @@ TEST_CASE("bench's plot is one self-contained SVG with a line per variant per sw
   // Each opened element is closed (or self-closing): a crude but failing-able well-formedness.
   CHECK(count("<g ") == count("</g>"));
   CHECK(count("<text") == count("</text>"));
+}
+
+namespace {
+
+tp::bench::row matmul_row(std::string benchmark, std::string variant, std::string dtype, int n,
+                          double ms) {
+  auto r = measured(std::move(benchmark), std::move(variant),
+                    std::to_string(n) + "x" + std::to_string(n) + "x" + std::to_string(n), n, ms, 0);
+  r.dtype = std::move(dtype);
+  r.x_name = "M = N = K";
+  r.flops = 2.0 * n * n * static_cast<double>(n);
+  return r;
+}
+
+// The copy, a softmax row, then matmul's sweep: cuBLAS in two dtypes and the solution in fp32.
+std::vector<tp::bench::row> matmul_rows() {
+  auto rows = sample_rows();
+  rows.resize(2);
+  rows.push_back(matmul_row("cublas", "cublasSgemm", "fp32", 4096, 2.75));
+  rows.push_back(matmul_row("cublas", "cublasGemmEx TF32", "tf32", 4096, 0.40));
+  rows.push_back(matmul_row("matmul", "B0=128 B1=64 B_MID=16", "fp32", 4096, 5.50));
+  rows.push_back(matmul_row("cublas", "cublasSgemm", "fp32", 2048, 0.40));
+  rows.push_back(matmul_row("matmul", "B0=128 B1=64 B_MID=16", "fp32", 2048, 0.50));
+  auto wrong = matmul_row("matmul", "B0=64 B1=64 B_MID=16", "fp32", 2048, 0);
+  wrong.problem = "WRONG: relative error 0.3 against a double-precision product (bound 2e-05 for fp32)";
+  rows.push_back(wrong);
+  rows.push_back(matmul_row("matmul", "B0=64 B1=64 B_MID=16", "tf32", 1024, 0.1));  // no cuBLAS tf32 at 1024
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("bench's matmul table counts TFLOP/s and sets each row against cuBLAS in its dtype", "[bench]") {
+  const auto rows = matmul_rows();
+  tp::bench::run_info info{"GPU", "c", "cmd", tp::bench::ceiling_gbps(rows)};
+  CHECK(tp::bench::table_of("cublas") == "matmul");
+  CHECK(tp::bench::benchmarks_in(rows) == std::vector<std::string>{"long-softmax-2loop", "matmul"});
+  REQUIRE(tp::bench::baseline_of(rows[4], rows) == &rows[2]);  // fp32 4096 against SGEMM 4096
+  CHECK(tp::bench::baseline_of(rows[6], rows) == &rows[5]);
+  CHECK(tp::bench::baseline_of(rows[8], rows) == nullptr);     // no cuBLAS tf32 at that size
+  CHECK(tp::bench::baseline_of(rows[1], rows) == nullptr);     // a softmax counts bytes
+
+  const auto t = tp::bench::table("matmul", rows, info);
+  CHECK(lines_of(t).size() == 8);  // the header, six rows of this table and the wrong one
+  CHECK_THAT(t, Catch::Contains("TFLOP/s"));
+  CHECK_THAT(t, Catch::Contains("x cuBLAS"));
+  CHECK(t.find("% copy") == std::string::npos);
+  // 2 * 4096^3 flops in 5.5 ms: 24.99 TFLOP/s, 2.75 / 5.5 = 0.50 of SGEMM's time.
+  CHECK_THAT(t, Catch::Matches(R"((.|\n)*tl B0=128 B1=64 B_MID=16 +4096x4096x4096 +fp32 +5\.5000 .* 25\.0 +0\.50 (.|\n)*)"));
+  CHECK_THAT(t, Catch::Matches(R"((.|\n)*cuBLAS cublasSgemm +4096x4096x4096 +fp32 +2\.7500 .* 50\.0 +1\.00 (.|\n)*)"));
+  CHECK_THAT(t, Catch::Matches(R"((.|\n)*tl B0=64 B1=64 B_MID=16 +1024x1024x1024 +tf32 .* 21\.5 +- (.|\n)*)"));
+  CHECK_THAT(t, Catch::Contains("WRONG: relative error 0.3 against a double-precision product"));
+  // The softmax table is not mixed into it, nor it into the softmax's.
+  CHECK(t.find("4096x1024 ") == std::string::npos);
+  CHECK(tp::bench::table("long-softmax-2loop", rows, info).find("cublas") == std::string::npos);
+
+  std::vector<std::string> header, data;
+  for (const auto& line : lines_of(tp::bench::csv(rows, info))) {
+    if (line.rfind("#", 0) == 0) continue;
+    if (header.empty()) header = split(line);
+    else data.push_back(line);
+  }
+  auto column = [&](const std::string& name) {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return static_cast<int>(i);
+    FAIL("no column " << name);
+    return -1;
+  };
+  REQUIRE(data.size() == 8);  // every timed row: the copy, the softmax, six of matmul's table
+  const auto ours = split(data[4]);
+  REQUIRE(ours.size() == header.size());
+  CHECK(ours[column("benchmark")] == "matmul");
+  CHECK(std::stod(ours[column("tflops")]) == Approx(24.99).epsilon(1e-3));
+  CHECK(std::stod(ours[column("vs_cublas")]) == Approx(0.5));
+  CHECK(std::stod(ours[column("flops")]) == Approx(2.0 * 4096.0 * 4096.0 * 4096.0));
+  CHECK(ours[column("gbps")].empty());  // no bytes counted, no GB/s pretended
+  CHECK(ours[column("pct_copy")].empty());
+  const auto softmax = split(data[1]);
+  CHECK(softmax[column("tflops")].empty());
+  CHECK(softmax[column("vs_cublas")].empty());
+  CHECK_FALSE(softmax[column("gbps")].empty());
+}
+
+TEST_CASE("bench's plot draws matmul in TFLOP/s, cuBLAS dashed, without the copy ceiling", "[bench]") {
+  const auto rows = matmul_rows();
+  tp::bench::run_info info{"NVIDIA H100", "abc1234", "cmd", tp::bench::ceiling_gbps(rows)};
+  const std::string svg = tp::bench::svg_plot(rows, info);
+  const auto at = svg.find("matmul (against cuBLAS), NVIDIA H100");
+  REQUIRE(at != std::string::npos);
+  const std::string panel = svg.substr(at);
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t i = panel.find(what); i != std::string::npos; i = panel.find(what, i + 1)) ++n;
+    return n;
+  };
+  CHECK_THAT(panel, Catch::Contains(">TFLOP/s (log scale)</text>"));
+  CHECK(panel.find("copy, 1 GiB") == std::string::npos);
+  // Series: cuBLAS SGEMM, cuBLAS TF32 (dashed), tl 128x64 fp32, tl 64x64 tf32.
+  CHECK(count("<polyline class=\"series\"") == 4);
+  CHECK(count("stroke-dasharray=\"3 3\"") == 4);  // two cuBLAS lines and their legends
+  CHECK_THAT(panel, Catch::Contains("cuBLAS cublasSgemm"));
+  CHECK_THAT(panel, Catch::Contains("tl B0=128 B1=64 B_MID=16 fp32"));
+  CHECK_THAT(panel, Catch::Contains("25.0 TFLOP/s"));
 }
