@@ -106,12 +106,16 @@ if grep -q ' elements as [0-9]* x [0-9]* cells' <<<"$heading"; then
   shown=$(grep -o 'as [0-9]* x [0-9]* cells' <<<"$heading")
   read -r _ shown_rows _ shown_cols _ <<<"$shown"
   [ "$((shown_rows * shown_cols))" -lt "$elements" ] || fail "a summarised map with a cell per element"
-  grep -q "map of z ($n0 x $t elements $shown" <<<"$dom" ||
-    fail "the text map does not summarise z as the HTML map does ($shown)"
   expected_cells=$((shown_rows * shown_cols))
-  expected_wrong=$(tr -cd '#' <<<"$text_map" | wc -c | tr -d ' ')
-  expect_count "rows of the text map" "$shown_rows" "$(grep -c . <<<"$text_map")"
-  expect_count "cells of the text map" "$expected_cells" "$(tr -d '\n' <<<"$text_map" | wc -c | tr -d ' ')"
+  if grep -q "map of z ($n0 x $t elements $shown" <<<"$dom"; then
+    # The text map merges the same cells: its '#' are the wrong cells, exactly.
+    expected_wrong=$(tr -cd '#' <<<"$text_map" | wc -c | tr -d ' ')
+    expect_count "rows of the text map" "$shown_rows" "$(grep -c . <<<"$text_map")"
+    expect_count "cells of the text map" "$expected_cells" "$(tr -d '\n' <<<"$text_map" | wc -c | tr -d ' ')"
+  else
+    # Merged differently: a merged cell is wrong when one of its elements is.
+    expected_wrong=""
+  fi
 else
   expected_cells=$elements
   expected_wrong=$differ
@@ -120,7 +124,11 @@ z=$(svg_of "$dom" puzzle-11 z)
 cells=$(count '<rect class="cell' "$z")
 wrong=$(count 'class="cell wrong"' "$z")
 expect_count "cells in the map of z (every element of z is stored)" "$expected_cells" "$cells"
-expect_count "wrong cells in the map of z (as the report's text map)" "$expected_wrong" "$wrong"
+if [ -n "$expected_wrong" ]; then
+  expect_count "wrong cells in the map of z (as the report's text map)" "$expected_wrong" "$wrong"
+else
+  [ "$wrong" -le "$differ" ] || fail "wrong cells of z: $wrong merged cells for $differ wrong elements"
+fi
 [ "$wrong" -gt 0 ] || fail "no wrong cells in the map of z"
 
 if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
