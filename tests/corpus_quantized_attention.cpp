@@ -16,7 +16,7 @@ namespace wrong {
 // ---- matmul-int4 ----
 
 // What a matmul-int4 kernel can get wrong, one at a time; `none` is the reference kernel.
-enum class int4_bug {
+enum class int4_mistake {
   none,
   high_nibble_first,        // value j of a word taken from bits 28 - 4j, not 4j
   zero_point_left_out,      // scale * w instead of scale * (w - zero)
@@ -25,7 +25,7 @@ enum class int4_bug {
   byte_steps,               // 8 bits between values: the shifts reach 32 and beyond
 };
 
-template <int4_bug Bug>
+template <int4_mistake Bug>
 struct Int4Mistake {
   template <int B0, int B1, int B_MID>
   struct Kernel {
@@ -36,9 +36,9 @@ struct Int4Mistake {
     template <class Packed>
     static auto unpack(const Packed& packed) {
       auto j = tl::arange<FPINT>();
-      if constexpr (Bug == int4_bug::high_nibble_first)
+      if constexpr (Bug == int4_mistake::high_nibble_first)
         return (tl::expand_dims<2>(packed) >> ((FPINT - 1 - j) * 4)) & 0xF;
-      else if constexpr (Bug == int4_bug::byte_steps)
+      else if constexpr (Bug == int4_mistake::byte_steps)
         return (tl::expand_dims<2>(packed) >> (j * 8)) & 0xF;
       else
         return (tl::expand_dims<2>(packed) >> (j * 4)) & 0xF;
@@ -52,13 +52,13 @@ struct Int4Mistake {
       auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
       auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
       auto row_mask = rows < N0;
-      const int k_end = Bug == int4_bug::k_up_to_256 && MID > 256 ? 256 : MID;
+      const int k_end = Bug == int4_mistake::k_up_to_256 && MID > 256 ? 256 : MID;
       tl::tile<float, B0, B1> acc = 0.0f;
       for (int k = 0; k < k_end; k += B_MID) {
         auto groups = k / GROUP + tl::arange<GROUPS>();
         auto group_mask = row_mask.col() & (groups < MID / GROUP).row();
         auto packed = tl::load(weight + rows.col() * (MID / FPINT) + groups.row(), group_mask, 0);
-        auto scale_groups = (Bug == int4_bug::scale_group_as_zero_word ? k / (GROUP * FPINT)
+        auto scale_groups = (Bug == int4_mistake::scale_group_as_zero_word ? k / (GROUP * FPINT)
                                                                         : k / GROUP) +
                             tl::arange<GROUPS>();
         auto scales = tl::load(scale + rows.col() * (MID / GROUP) + scale_groups.row(),
@@ -68,7 +68,7 @@ struct Int4Mistake {
                                    row_mask.col() & (words < MID / (GROUP * FPINT)).row(), 0);
         auto zeros = tl::reshape<B0, GROUPS>(unpack(zero_words));
         tl::tile<float, B0, GROUPS, GROUP> weights = 0.0f;
-        if constexpr (Bug == int4_bug::zero_point_left_out)
+        if constexpr (Bug == int4_mistake::zero_point_left_out)
           weights = tl::expand_dims<2>(scales) * tl::cast<float>(unpack(packed));
         else
           weights = tl::expand_dims<2>(scales) *
@@ -84,21 +84,21 @@ struct Int4Mistake {
 };
 
 template <int B0, int B1, int B_MID>
-using Int4HighNibbleFirst = Int4Mistake<int4_bug::high_nibble_first>::Kernel<B0, B1, B_MID>;
+using Int4HighNibbleFirst = Int4Mistake<int4_mistake::high_nibble_first>::Kernel<B0, B1, B_MID>;
 template <int B0, int B1, int B_MID>
-using Int4WithoutZeroPoint = Int4Mistake<int4_bug::zero_point_left_out>::Kernel<B0, B1, B_MID>;
+using Int4WithoutZeroPoint = Int4Mistake<int4_mistake::zero_point_left_out>::Kernel<B0, B1, B_MID>;
 template <int B0, int B1, int B_MID>
 using Int4ScaleOfTheWrongGroup =
-    Int4Mistake<int4_bug::scale_group_as_zero_word>::Kernel<B0, B1, B_MID>;
+    Int4Mistake<int4_mistake::scale_group_as_zero_word>::Kernel<B0, B1, B_MID>;
 template <int B0, int B1, int B_MID>
-using Int4KUpTo256 = Int4Mistake<int4_bug::k_up_to_256>::Kernel<B0, B1, B_MID>;
+using Int4KUpTo256 = Int4Mistake<int4_mistake::k_up_to_256>::Kernel<B0, B1, B_MID>;
 template <int B0, int B1, int B_MID>
-using Int4ByteSteps = Int4Mistake<int4_bug::byte_steps>::Kernel<B0, B1, B_MID>;
+using Int4ByteSteps = Int4Mistake<int4_mistake::byte_steps>::Kernel<B0, B1, B_MID>;
 
 // ---- flash-attention ----
 
 // What an online-softmax attention kernel can get wrong, one at a time.
-enum class attention_bug {
+enum class attention_mistake {
   max_from_zero,         // m_i starts at 0: "scores are mostly positive anyway"
   acc_not_rescaled,      // acc += p @ v without acc * alpha
   sum_not_rescaled,      // l_i += sum(p) without l_i * alpha
@@ -107,7 +107,7 @@ enum class attention_bug {
   minus_inf_keys,        // masked keys loaded as -inf so that they score -inf: q * -inf
 };
 
-template <attention_bug Bug>
+template <attention_mistake Bug>
 struct AttentionMistake {
   template <class T, int B0, int B1, int D>
   struct Kernel {
@@ -119,25 +119,25 @@ struct AttentionMistake {
       auto rows = start_m + tl::arange<B0>();
       auto dims = tl::arange<D>();
       auto row_mask = rows < N;
-      const float qk_scale = Bug == attention_bug::no_sqrt_d
+      const float qk_scale = Bug == attention_mistake::no_sqrt_d
                                  ? 1.44269504f
                                  : 1.44269504f / std::sqrt(static_cast<float>(D));
       auto queries = tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
-      tl::tile<float, B0> m_i = tl::full<B0>(Bug == attention_bug::max_from_zero ? 0.0f : -INFINITY);
+      tl::tile<float, B0> m_i = tl::full<B0>(Bug == attention_mistake::max_from_zero ? 0.0f : -INFINITY);
       tl::tile<float, B0> l_i = 0.0f;
       tl::tile<float, B0, D> acc = 0.0f;
       for (int start_n = 0; start_n < N; start_n += B1) {
         auto cols = start_n + tl::arange<B1>();
         auto col_mask = cols < N;
-        const float key_other = Bug == attention_bug::minus_inf_keys ? -INFINITY : 0.0f;
+        const float key_other = Bug == attention_mistake::minus_inf_keys ? -INFINITY : 0.0f;
         auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(),
                                key_other);
         auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
         tl::tile<float, B0, B1> scores = tl::dot(queries, keys_t) * qk_scale;
-        if constexpr (Bug == attention_bug::causal_off_by_one)
+        if constexpr (Bug == attention_mistake::causal_off_by_one)
           scores = tl::where(col_mask.row() & ((cols.row() < rows.col()) | (CAUSAL == 0)), scores,
                              -INFINITY);
-        else if constexpr (Bug == attention_bug::minus_inf_keys)
+        else if constexpr (Bug == attention_mistake::minus_inf_keys)
           scores = tl::where((cols.row() <= rows.col()) | (CAUSAL == 0), scores, -INFINITY);
         else
           scores = tl::where(col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0)),
@@ -145,9 +145,9 @@ struct AttentionMistake {
         auto m_new = tl::maximum(m_i, tl::max<1>(scores));
         auto p = tl::exp2(scores - m_new.col());
         auto alpha = tl::exp2(m_i - m_new);
-        if constexpr (Bug == attention_bug::sum_not_rescaled) l_i = l_i + tl::sum<1>(p);
+        if constexpr (Bug == attention_mistake::sum_not_rescaled) l_i = l_i + tl::sum<1>(p);
         else l_i = l_i * alpha + tl::sum<1>(p);
-        if constexpr (Bug == attention_bug::acc_not_rescaled) acc = tl::dot(tl::cast<T>(p), values, acc);
+        if constexpr (Bug == attention_mistake::acc_not_rescaled) acc = tl::dot(tl::cast<T>(p), values, acc);
         else acc = tl::dot(tl::cast<T>(p), values, acc * alpha.col());
         m_i = m_new;
       }
@@ -158,21 +158,21 @@ struct AttentionMistake {
 };
 
 template <class T, int B0, int B1, int D>
-using AttentionMaxFromZero = AttentionMistake<attention_bug::max_from_zero>::Kernel<T, B0, B1, D>;
+using AttentionMaxFromZero = AttentionMistake<attention_mistake::max_from_zero>::Kernel<T, B0, B1, D>;
 template <class T, int B0, int B1, int D>
 using AttentionAccNotRescaled =
-    AttentionMistake<attention_bug::acc_not_rescaled>::Kernel<T, B0, B1, D>;
+    AttentionMistake<attention_mistake::acc_not_rescaled>::Kernel<T, B0, B1, D>;
 template <class T, int B0, int B1, int D>
 using AttentionSumNotRescaled =
-    AttentionMistake<attention_bug::sum_not_rescaled>::Kernel<T, B0, B1, D>;
+    AttentionMistake<attention_mistake::sum_not_rescaled>::Kernel<T, B0, B1, D>;
 template <class T, int B0, int B1, int D>
 using AttentionCausalOffByOne =
-    AttentionMistake<attention_bug::causal_off_by_one>::Kernel<T, B0, B1, D>;
+    AttentionMistake<attention_mistake::causal_off_by_one>::Kernel<T, B0, B1, D>;
 template <class T, int B0, int B1, int D>
-using AttentionWithoutSqrtD = AttentionMistake<attention_bug::no_sqrt_d>::Kernel<T, B0, B1, D>;
+using AttentionWithoutSqrtD = AttentionMistake<attention_mistake::no_sqrt_d>::Kernel<T, B0, B1, D>;
 template <class T, int B0, int B1, int D>
 using AttentionMinusInfinityKeys =
-    AttentionMistake<attention_bug::minus_inf_keys>::Kernel<T, B0, B1, D>;
+    AttentionMistake<attention_mistake::minus_inf_keys>::Kernel<T, B0, B1, D>;
 
 }  // namespace wrong
 
