@@ -9,7 +9,8 @@
 //   TP_CORPUS_TESTS("softmax")
 //
 // (the binding names checker/bindings/<stem>.hpp; the text after the kind, when not empty, must
-// appear in the report's message). tests/corpus.cpp holds the corpus as a whole to its promises.
+// appear in the report's message). Kernels templated on their element type first (flash-attention's
+// template <class T, int...>) register with TP_WRONG_TYPED and TP_TWIN_TYPED. tests/corpus.cpp holds the corpus as a whole to its promises.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -52,6 +53,14 @@ bool add(const char* group, const char* kernel, const char* expect, const char* 
   entries().push_back({group, Binding::id, kernel, expect, message,
                        [] { return as_puzzle::puzzle_with<Kernel, Binding>(Binding::id); },
                        isolated});
+  return true;
+}
+
+// The same for a kernel templated on its element type first (template <class T, int...>).
+template <template <class, int...> class Kernel, class Binding>
+bool add_typed(const char* group, const char* kernel, const char* expect, const char* message) {
+  entries().push_back({group, Binding::id, kernel, expect, message,
+                       [] { return as_puzzle::typed_puzzle_with<Kernel, Binding>(Binding::id); }});
   return true;
 }
 
@@ -133,10 +142,18 @@ inline void check_group(const std::string& group) {
 #define TP_WRONG_ISOLATED(Kernel, stem, kind, text)                                            \
   static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
       corpus::add<wrong::Kernel, tp::bindings::stem>(corpus_group, #Kernel, kind, text, true)
+// The same for a kernel templated on its element type first (flash-attention's).
+#define TP_WRONG_TYPED(Kernel, stem, kind, text)                                               \
+  static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
+      corpus::add_typed<wrong::Kernel, tp::bindings::stem>(corpus_group, #Kernel, kind, text)
 // A correct twin: Kernel checked as puzzle <stem> must pass.
 #define TP_TWIN(Kernel, stem)                                                                  \
   static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
       corpus::add<twin::Kernel, tp::bindings::stem>(corpus_group, #Kernel, "solved", "")
+
+#define TP_TWIN_TYPED(Kernel, stem)                                                            \
+  static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
+      corpus::add_typed<twin::Kernel, tp::bindings::stem>(corpus_group, #Kernel, "solved", "")
 
 // The ctest test of this file's group.
 #define TP_CORPUS_TESTS(name)                                                                  \

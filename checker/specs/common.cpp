@@ -48,6 +48,30 @@ case_fill peak_at_row_end(double peak, double spread) {
   };
 }
 
+case_fill magnitudes_with_row_sign(double low, double high) {
+  return [low, high](std::vector<float>& values, const std::vector<long long>& shape,
+                     rng& random) {
+    const long long row = shape.empty() ? 1 : shape.back();
+    int sign = 1;
+    for (long long i = 0; i < static_cast<long long>(values.size()); ++i) {
+      if (i % row == 0) sign = random.next() & 1 ? 1 : -1;
+      values[i] = static_cast<float>(sign * (low + (high - low) * random.uniform()));
+    }
+  };
+}
+
+case_fill peak_in_last_row(double peak, double spread) {
+  return [peak, spread](std::vector<float>& values, const std::vector<long long>& shape,
+                        rng& random) {
+    fill_signed(values, random, spread);
+    const long long cols = shape.empty() ? 1 : shape.back();
+    const long long rows = shape.size() < 2 ? 1 : shape[shape.size() - 2];
+    for (long long first = (rows - 1) * cols; first < static_cast<long long>(values.size());
+         first += rows * cols)
+      for (long long c = 0; c < cols; ++c) values[first + c] = static_cast<float>(peak);
+  };
+}
+
 case_fill magnitudes_between(double low, double high, int sign) {
   return [low, high, sign](std::vector<float>& values, const std::vector<long long>&,
                            rng& random) {
@@ -62,14 +86,19 @@ case_fill magnitudes_between(double low, double high, int sign) {
 std::vector<test_case> outer_block_cases() {
   // With (B0, B1) = (32, 32) and (64, 16).
   return {
-      {{1, 1}, "A single element: one program, every lane but one masked off on both axes."},
+      {{1, 1}, "A single element: one program, every lane but one masked off on both axes: catches a "
+       "mask missing on either axis."},
       {{3, 2}, "One partial tile, 3 x 2: catches a mask on one axis only."},
-      {{100, 90}, "The classic puzzle set's 100 x 90."},
+      {{100, 90},
+       "The classic puzzle set's 100 x 90: grids of 4 x 3 and 2 x 6 programs: catches offsets "
+       "that ignore program_id on either axis."},
       {{33, 34},
        "Tails of 1 along N0 and of 2 along N1 past a multiple of 32: catches masks off by one."},
       {{66, 17},
        "Tails of 2 and 1 on a grid that is not square: catches the program_id axes swapped."},
-      {{131, 35}, "Tails of 3 and 3; 131 = 2^7 + 3 is prime."},
+      {{131, 35},
+       "Tails of 3 and 3 (131 = 2^7 + 3, a prime), N0 far from N1: catches a mask that "
+       "compares an axis with the other axis's size."},
       {{67, 259},
        "67 = 2^6 + 3 by 259 = 2^8 + 3: a ragged last tile on both axes with every block size, and "
        "grids of 3 x 9 and 2 x 17 programs: catches the grid axes swapped and sizes hard-coded to "

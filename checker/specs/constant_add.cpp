@@ -18,7 +18,9 @@ const puzzle_spec& constant_add() {
     s.size_names = {"N0"};
     s.block_names = {"B0"};
     s.cases = {
-        {{32}, "The classic puzzle set's x[32], with B0 = 32."},
+        {{32},
+         "The classic puzzle set's x[32], with B0 = 32: catches a wrong constant and lanes "
+         "stored to the wrong offsets."},
         {{128},
          "x[128] with B0 = 128: catches a kernel that assumes 32 lanes (it leaves most of z "
          "unwritten)."},

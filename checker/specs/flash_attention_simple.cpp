@@ -19,7 +19,9 @@ const puzzle_spec& flash_attention_simple() {
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
     s.cases = {
-        {{1, 1}, "One query and one key."},
+        {{1, 1},
+         "One query and one key: catches masked keys let into the softmax (a key loaded as 0 "
+         "scores 0, not -inf)."},
         {{11, 67},
          "q is positive (1 to 2) and k small noise (about -1 to 1) but for its last key, 100: "
          "every query's maximum score arrives in the last block of keys, far above the rest. "
@@ -37,7 +39,9 @@ const puzzle_spec& flash_attention_simple() {
         {{3, 17}, "A tail of 1 key past a multiple of 16."},
         {{5, 34}, "A tail of 2 keys past a multiple of 16 and of 32."},
         {{9, 67}, "A tail of 3 keys; N0 = 9 for B0 = 8."},
-        {{40, 200}, "40 queries and 200 keys."},
+        {{40, 200},
+         "40 queries and 200 keys: several programs of queries: catches offsets that ignore "
+         "program_id."},
         {{200, 200}, "The classic puzzle set's 200 queries and 200 keys."},
         {{9, 4099},
          "4099 = 2^12 + 3 keys, a prime: past loop bounds a kernel might hard-code (1024, 4096)."},

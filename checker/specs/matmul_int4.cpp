@@ -51,14 +51,29 @@ const puzzle_spec& matmul_int4() {
     s.size_names = {"N0", "N1", "MID"};
     s.block_names = {"B0", "B1", "B_MID"};
     // One row and column; the classic set's 32 x 64 weights times a 64 x 32 activation; rows and
-    // columns past a multiple of 16 or 32 by 1, 2 and 3; MID past a multiple of B_MID = 128.
+    // columns past a multiple of 16 or 32 by 1, 2 and 3; MID past a multiple of B_MID = 128 and
+    // past 1024. Every pair of packed words holds each 4-bit value 0 to 15 once (fill_nibbles).
     s.cases = {
-        {{1, 1, 64}, "One row and one column: every block but a corner is masked off."},
-        {{32, 32, 64}, "The classic set's 32 x 64 weights times a 64 x 32 activation."},
-        {{17, 18, 128}, "Rows and columns past a multiple of 16 by 1 and 2."},
-        {{33, 35, 192}, "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID past a "
-                        "multiple of 128."},
-        {{66, 19, 64}, "A grid that is not square: rows past a multiple of 32 by 2."}};
+        {{1, 1, 64},
+         "One row and one column: every lane of a block but a corner is masked off. Each pair of "
+         "packed words holds every 4-bit value 0 to 15 once, so any wrong shift, nibble order, "
+         "mask or zero point changes the result."},
+        {{32, 32, 64},
+         "The classic set's 32 x 64 weights times a 64 x 32 activation, whole blocks: catches "
+         "offsets that ignore program_id on either axis."},
+        {{17, 18, 128},
+         "Rows and columns past a multiple of 16 by 1 and 2, and two steps of k for B_MID = 64: "
+         "catches a mask missing on either axis and an index into weight, scale or zero that is "
+         "right only in the first step."},
+        {{33, 35, 192},
+         "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID = 192 leaves a half "
+         "step for B_MID = 128: catches the masks on k (ks < MID, groups < MID / 8) left out."},
+        {{66, 19, 64},
+         "A grid that is not square, rows past a multiple of 32 by 2: catches program_id(0) and "
+         "program_id(1) swapped."},
+        {{5, 3, 1088},
+         "MID = 1088 = 1024 + 64: past loop bounds over k a kernel might hard-code (256, 512, "
+         "1024), with a ragged last step for B_MID = 128."}};
     s.blocked_sizes = {{0, 0}, {1, 1}};
     auto packed = [](const std::vector<int>& n) {
       return std::vector<long long>{n[0], n[2] / fpint};

@@ -29,10 +29,14 @@ const puzzle_spec& softmax_fused() {
          "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
          "every element unless the row's maximum is subtracted first.",
          {{"x", values_around(1000.0, 30.0)}}},
-        {{3, 2}, "Rows of 2 elements, often all negative."},
+        {{3, 2},
+         "Rows of 2 elements, often all negative: catches lanes past the row's end let into the "
+         "maximum or the sum (loaded as 0, each adds exp(0 - max))."},
         {{5, 3}, "Rows of 3 elements; N0 = 5 for B0 = 4."},
         {{6, 129}, "Rows one past 128."},
-        {{13, 66}, "Rows of 66; 13 rows, so the last program of B0 = 4 has one real row."},
+        {{13, 66},
+         "Rows of 66; 13 rows, so the last program of B0 = 4 has one real row: catches a row "
+         "mask left out."},
         {{4, 200}, "The classic puzzle set's 4 x 200."},
         {{3, 257}, "Rows of 257, longer than 256: they fit only B1 = 512."},
         {{3, 509}, "Rows of 509, a prime just under 512."},

@@ -51,6 +51,12 @@ case_fill magnitudes_between(double low, double high, int sign);
 // Values spread like fill_signed(spread), except the last element of every row (the last axis),
 // which is `peak`: the row's maximum arrives in its last block, far above the rest.
 case_fill peak_at_row_end(double peak, double spread);
+// Magnitudes uniform in [low, high], one random sign for each whole row (the last axis): the dot
+// product of such a row with a vector of one sign is far from zero, below or above.
+case_fill magnitudes_with_row_sign(double low, double high);
+// Values spread like fill_signed(spread), except the last row (along the second-to-last axis) of
+// every matrix, all `peak`: a key that outscores every other, in the last block of keys.
+case_fill peak_in_last_row(double peak, double spread);
 
 // cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time.
 constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
