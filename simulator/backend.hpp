@@ -157,13 +157,14 @@ void assign_lane_by_lane(basic_tile<T, S, L>& t, const E& e) {
 }
 
 // Every lane at once; false (with t in no particular state) when a lane needs the lane-by-lane
-// path's report.
+// path's report. `maybe_poison` is false when no lane of t can be poison (every bit is clear).
 template <class V>
 concept writes_into_tile = requires { requires V::writes_into; };
 
 template <class T, class S, class L, class E>
-bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
+bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e, bool& maybe_poison) {
   using V = batch::values_t<E>;
+  maybe_poison = true;
   try {
     if constexpr (std::is_same_v<E, basic_tile<T, S, L>>) {
       // A data tile of the same type (`acc = tl::dot(a, b, acc)`): its values and poison bits,
@@ -175,6 +176,7 @@ bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
       // The expression's lanes are the tile's values: computed where they belong.
       const V v(e, t.storage.values.data());
       batch::broadcast_poison<S>(v, t.storage.poison.data());
+      maybe_poison = V::has_poison && v.any_poison();
       return true;
     } else {
       const V v(e);
@@ -190,6 +192,7 @@ bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
       });
       if (outside) return false;
       batch::broadcast_poison<S>(v, t.storage.poison.data());
+      maybe_poison = V::has_poison && v.any_poison();
       return true;
     }
   } catch (const sim::kernel_error&) {
@@ -221,8 +224,10 @@ void note_poison_origin(basic_tile<T, S, L>& t, const E& e) {
 template <class T, class S, class L, class E>
 void assign(basic_tile<T, S, L>& t, const E& e) {
   sim::current_context().count();  // elementwise work counts against the op budget too
-  if (sim::lane_by_lane() || !assign_in_bulk(t, e)) assign_lane_by_lane(t, e);
-  else note_poison_origin(t, e);
+  bool maybe_poison = true;
+  if (sim::lane_by_lane() || !assign_in_bulk(t, e, maybe_poison)) assign_lane_by_lane(t, e);
+  else if (maybe_poison) note_poison_origin(t, e);
+  else t.storage.origin = {};  // what note_poison_origin finds when no bit is set, without a scan
 }
 
 template <class T, class S, class L, int R>
