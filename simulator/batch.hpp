@@ -28,6 +28,7 @@
 #include "tile/shape.hpp"
 #include "simulator/diagnostic.hpp"
 #include "simulator/exp.hpp"
+#include "simulator/float_rows.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -450,6 +451,43 @@ struct values_of<cast_expr<T, A>> : mapped_values<A, lane_t<T>, op::cast_to<T>> 
       : base(e, into) {}
 };
 
+// A float addition, subtraction or multiplication of float lanes whose operands are each the
+// whole shape S or one row of it broadcast over the rows: handed to sim::float_rows (its vectors
+// are the CPU's widest, which matters for subnormal lanes). row_stride: an operand's step from
+// one row to the next, 0 for a broadcast row.
+template <class Op>
+inline constexpr sim::float_op float_op_of = std::is_same_v<Op, op::add>   ? sim::float_op::add
+                                             : std::is_same_v<Op, op::sub> ? sim::float_op::sub
+                                                                           : sim::float_op::mul;
+template <class S, class SX>
+constexpr long long row_stride() {
+  if constexpr (std::is_same_v<S, SX>) {
+    return S::rank == 0 ? 0 : S::dim(S::rank - 1);
+  } else {
+    if constexpr (SX::rank != S::rank || S::rank == 0) return -1;
+    else {
+      if (SX::dim(S::rank - 1) != S::dim(S::rank - 1)) return -1;
+      for (int i = 0; i + 1 < S::rank; ++i)
+        if (SX::dim(i) != 1) return -1;
+      return 0;
+    }
+  }
+}
+template <class Op, class S, class VA, class VB>
+constexpr bool float_rows_apply() {
+  if constexpr (!(std::is_same_v<Op, op::add> || std::is_same_v<Op, op::sub> ||
+                  std::is_same_v<Op, op::mul>))
+    return false;
+  else if constexpr (!std::is_same_v<typename VA::stored, float> ||
+                     !std::is_same_v<typename VA::lane, float> ||
+                     !std::is_same_v<typename VB::stored, float> ||
+                     !std::is_same_v<typename VB::lane, float>)
+    return false;
+  else
+    return S::size >= 128 && row_stride<S, typename VA::shape>() >= 0 &&
+           row_stride<S, typename VB::shape>() >= 0;
+}
+
 template <class Op, class A, class B>
 struct values_of<binary_expr<Op, A, B>> {
   using node = binary_expr<Op, A, B>;
@@ -471,9 +509,16 @@ struct values_of<binary_expr<Op, A, B>> {
     const auto* pa = a_.values();
     const auto* pb = b_.values();
     auto* out = vals_.data();
-    loop::run([&](long long o, long long ia, long long ib) {
-      out[o] = static_cast<lane>(branch_free_t<Op>{}(static_cast<LA>(pa[ia]), static_cast<LB>(pb[ib])));
-    });
+    if constexpr (float_rows_apply<Op, shape, a_values, b_values>()) {
+      constexpr long long cols = shape::dim(shape::rank - 1);
+      sim::float_rows(float_op_of<Op>, pa, row_stride<shape, typename a_values::shape>(), pb,
+                      row_stride<shape, typename b_values::shape>(), out, shape::size / cols,
+                      cols);
+    } else {
+      loop::run([&](long long o, long long ia, long long ib) {
+        out[o] = static_cast<lane>(branch_free_t<Op>{}(static_cast<LA>(pa[ia]), static_cast<LB>(pb[ib])));
+      });
+    }
     require_int32_lanes<Op, typename node::value_type>(out, shape::size);
     if constexpr (has_poison) {
       if (op_poisons || a_.any_poison() || b_.any_poison()) {

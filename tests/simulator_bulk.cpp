@@ -18,6 +18,7 @@
 #include "checker/sim_launch.hpp"
 #include "simulator/dot.hpp"
 #include "simulator/exp.hpp"
+#include "simulator/float_rows.hpp"
 #include "simulator/launch.hpp"
 #include "solutions/flash_attention_simple.hpp"
 #include "solutions/long_softmax_2loop.hpp"
@@ -337,6 +338,42 @@ TEST_CASE("dot's vectorized kernel gives the bits of the loop over k, for every 
         tl::sim::dot_accumulate(a.data(), b.data(), acc.data(), acc.data(), M, N, K);
         CHECK(same_bits(acc, expected));  // in place
       }
+}
+
+TEST_CASE("float_rows gives the bits of one float operation per lane, subnormals included, "
+          "for whole and broadcast rows of every length",
+          "[sim][bulk][float_rows]") {
+  using tl::sim::float_op;
+  tp::rng random(12);
+  const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::denorm_min(), -1e-39f,
+                            1.1754942e-38f, 3e38f, -3e38f, std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(), 1e-20f, 1e-19f};
+  for (float_op op : {float_op::add, float_op::sub, float_op::mul})
+    for (long long rows : {1, 3, 8})
+      for (long long cols : {1, 15, 16, 17, 64, 200})
+        for (int broadcast : {0, 1, 2}) {  // none, a's row repeated, b's row repeated
+          const long long a_row = broadcast == 1 ? 0 : cols, b_row = broadcast == 2 ? 0 : cols;
+          std::vector<float> a(rows * cols), b(rows * cols), out(rows * cols, 7.0f);
+          tp::fill_signed(a, random, 4.0);
+          tp::fill_signed(b, random, 4.0);
+          for (std::size_t i = 0; i < a.size(); ++i) {
+            if (i % 3 == 0) a[i] = a[i] * 1e-40f;  // subnormal, or zero
+            if (i % 5 == 1) b[i] = specials[i % std::size(specials)];
+            if (i % 7 == 2) a[i] = specials[(i / 7) % std::size(specials)];
+          }
+          tl::sim::float_rows(op, a.data(), a_row, b.data(), b_row, out.data(), rows, cols);
+          long long differ = 0;
+          for (long long r = 0; r < rows; ++r)
+            for (long long c = 0; c < cols; ++c) {
+              const float x = a[r * a_row + c], y = b[r * b_row + c];
+              const float want = op == float_op::add ? x + y : op == float_op::sub ? x - y : x * y;
+              differ += bits_of(out[r * cols + c]) != bits_of(want);
+            }
+          INFO("op " << static_cast<int>(op) << " rows " << rows << " cols " << cols
+                     << " broadcast " << broadcast);
+          CHECK(differ == 0);
+        }
 }
 
 TEST_CASE("the vectorized expf gives the bits of the one-lane expf and of glibc's expf",
