@@ -23,7 +23,7 @@ bool element_wrong(const puzzle_spec& spec, dtype element, double yours, double 
 
 std::optional<std::size_t> kernel_for_case(const puzzle_spec& spec, std::size_t c) {
   for (std::size_t k = 0; k < spec.kernels.size(); ++k)
-    if (spec.runs(spec.cases[c], spec.kernels[k].blocks)) return k;
+    if (spec.runs(spec.cases[c].sizes, spec.kernels[k].blocks)) return k;
   return std::nullopt;
 }
 
@@ -61,7 +61,7 @@ std::size_t default_case(const puzzle_spec& spec) {
   for (std::size_t c = 0; c < spec.cases.size(); ++c) {
     const auto k = kernel_for_case(spec, c);
     if (!k) continue;
-    const auto g = spec.grid(spec.cases[c], spec.kernels[*k].blocks);
+    const auto g = spec.grid(spec.cases[c].sizes, spec.kernels[*k].blocks);
     if (1LL * g[0] * g[1] * g[2] > 1) return c;
   }
   return 0;
@@ -86,7 +86,7 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
   run.which = which;
   run.kernel_file = shown_kernel_file(spec, which, modules);
   run.case_index = case_index;
-  run.sizes = spec.cases[case_index];
+  run.sizes = spec.cases[case_index].sizes;
   const auto k = kernel_index ? kernel_index : kernel_for_case(spec, case_index);
   if (!k || *k >= spec.kernels.size()) {
     tl::sim::diagnostic d;
@@ -98,7 +98,7 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
   run.grid = spec.grid(run.sizes, run.blocks);
 
   // The kernel entry's dtype: a float16 kernel gets float16 tensors, as `check` gives it.
-  case_data data = make_case(spec, run.sizes, seed, case_index, spec.kernels[*k].dtype);
+  case_data data = make_case(spec, spec.cases[case_index], seed, case_index, spec.kernels[*k].dtype);
   run.tensors = data.tensors;
   launch_request request;
   request.grid = run.grid;

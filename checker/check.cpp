@@ -49,7 +49,7 @@ void round_to_dtype(tensor& x) {
 }
 }  // namespace
 
-case_data make_case(const puzzle_spec& spec, const std::vector<int>& sizes, std::uint64_t seed,
+case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uint64_t seed,
                     std::size_t case_index, dtype kernel_dtype) {
   case_data data;
   for (std::size_t t = 0; t < spec.tensors.size(); ++t) {
@@ -57,7 +57,7 @@ case_data make_case(const puzzle_spec& spec, const std::vector<int>& sizes, std:
     tensor x;
     x.name = ts.name;
     x.output = ts.output;
-    x.shape = ts.shape(sizes);
+    x.shape = ts.shape(the_case.sizes);
     x.dtype = ts.dtype.value_or(kernel_dtype);
     const auto count = static_cast<std::size_t>(x.count());
     rng random(mix_seed(seed, case_index, t));
@@ -66,13 +66,18 @@ case_data make_case(const puzzle_spec& spec, const std::vector<int>& sizes, std:
       if (!ts.output && ts.fill_ints) ts.fill_ints(x.ints, random);
     } else {
       x.values.assign(count, 0.0f);
-      if (!ts.output && ts.fill) ts.fill(x.values, random);
+      if (ts.output) {
+      } else if (const case_fill* fill = the_case.fill_for(ts.name)) {
+        (*fill)(x.values, x.shape, random);
+      } else if (ts.fill) {
+        ts.fill(x.values, random);
+      }
       round_to_dtype(x);
     }
     data.tensors.push_back(std::move(x));
   }
   data.expected = data.tensors;
-  spec.reference(sizes, data.expected);
+  spec.reference(the_case.sizes, data.expected);
   return data;
 }
 
@@ -116,9 +121,21 @@ std::string wrong_map(const tensor& t, const std::vector<bool>& wrong) {
 
 }  // namespace
 
+std::pair<int, long long> first_nonfinite(const std::vector<tensor>& got,
+                                          const std::vector<tensor>& expected) {
+  for (std::size_t t = 0; t < got.size(); ++t) {
+    if (!got[t].output || got[t].dtype == dtype::int32) continue;
+    for (long long i = 0; i < got[t].count(); ++i)
+      if (!std::isfinite(got[t].values[i]) && std::isfinite(expected[t].values[i]))
+        return {static_cast<int>(t), i};
+  }
+  return {-1, -1};
+}
+
 std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::vector<tensor>& got,
                                           const std::vector<tensor>& expected,
-                                          const std::string& where) {
+                                          const std::string& where,
+                                          const std::string& nonfinite_cause) {
   for (std::size_t t = 0; t < got.size(); ++t) {
     if (!got[t].output) continue;
     const tensor& y = got[t];
@@ -158,9 +175,12 @@ std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::ve
       s << "nan-inf: " << where << ": " << nonfinite << " of " << n << " elements of " << y.name
         << " are NaN or infinite where the reference is finite; the first is " << y.name
         << coords_of(y, first_nonfinite) << " = " << got_at(first_nonfinite) << " (expected "
-        << expected_at(first_nonfinite) << ").\n"
-        << "  Overflow in exp? Subtract the row's maximum before exponentiating. Division by "
-           "zero? Check what the denominator sums.\n";
+        << expected_at(first_nonfinite) << ").\n";
+      if (!nonfinite_cause.empty())
+        s << nonfinite_cause << "\n";
+      else
+        s << "  Overflow in exp? Subtract the row's maximum before exponentiating. Division by "
+             "zero? Check what the denominator sums.\n";
     } else {
       d.kind = kind::wrong_result;
       std::sort(worst.begin(), worst.end(), std::greater<>());
@@ -197,9 +217,9 @@ std::vector<tensor_counters> counters_of(const std::vector<tl::sim::buffer>& buf
 launch_request request_for(const puzzle_spec& spec, std::size_t c, const kernel_entry& kernel,
                            std::vector<tensor>& tensors) {
   launch_request request;
-  request.grid = spec.grid(spec.cases[c], kernel.blocks);
+  request.grid = spec.grid(spec.cases[c].sizes, kernel.blocks);
   request.tensors = &tensors;
-  request.sizes = spec.cases[c];
+  request.sizes = spec.cases[c].sizes;
   return request;
 }
 
@@ -209,34 +229,93 @@ long long total_stores(const sim_outcome& run) {
   return stores;
 }
 
-// An empty kernel stores nothing in any case. One that stores nothing in a small case but something
-// in another has a bug (a mask off by one, a loop that skips the tail), not an empty body.
-bool stores_in_some_case(const kernel_entry& kernel, sim_launcher launcher,
-                         const check_options& options, const puzzle_spec& spec,
-                         const std::vector<case_data>& cases) {
+// What a kernel did across the cases of one set of block sizes, when a run stored nothing.
+struct activity {
+  bool stores = false;  // some case stores something, or fails on its own
+  bool works = false;   // some case runs a tile operation
+};
+
+// An empty kernel stores nothing and does nothing in any case. One that stores nothing in a small
+// case but something in another has a bug (a mask off by one, a loop that skips the tail), not an
+// empty body; nor has one that loads and computes but never stores.
+activity activity_in_cases(const kernel_entry& kernel, sim_launcher launcher,
+                           const check_options& options, const puzzle_spec& spec,
+                           const std::vector<case_data>& cases) {
   tl::sim::launch_options launch;
   launch.op_budget = options.op_budget;
+  activity seen;
   for (std::size_t c = 0; c < cases.size(); ++c) {
-    if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
+    if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
     auto tensors = cases[c].tensors;
-    if (options.on_case)
-      options.on_case("case " + case_label(spec, spec.cases[c], kernel.blocks,
-                                           tl::sim::order_name(launch.order), kernel.dtype));
+    if (options.on_case) {
+      const std::string order = tl::sim::order_name(launch.order);
+      options.on_case({"case " + case_label(spec, spec.cases[c].sizes, kernel.blocks, order,
+                                            kernel.dtype),
+                       c, &spec.cases[c].sizes, &kernel.blocks, order});
+    }
     const sim_outcome run = launcher(request_for(spec, c, kernel, tensors), launch);
-    if (run.result.error || total_stores(run) > 0) return true;
+    if (run.result.error || total_stores(run) > 0) return {true, true};
+    seen.works = seen.works || run.result.ops > 0;
   }
-  return false;
+  return seen;
+}
+
+std::string plural(long long n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// "loaded 3 elements of x and 3 of y, and stored nothing to z": what a kernel that stores nothing
+// did instead, from the run's counters.
+std::string what_it_did(const puzzle_spec& spec, const sim_outcome& run) {
+  std::vector<std::string> loaded;
+  std::string outputs;
+  long long masked_stores = 0;
+  for (std::size_t t = 0; t < run.buffers.size() && t < spec.tensors.size(); ++t) {
+    const auto& c = run.buffers[t].counters;
+    if (c.loads > 0)
+      loaded.push_back(loaded.empty() ? plural(c.loads, "element", "elements") + " of " +
+                                            run.buffers[t].name()
+                                      : std::to_string(c.loads) + " of " + run.buffers[t].name());
+    if (spec.tensors[t].output) {
+      outputs += (outputs.empty() ? "" : " or ") + run.buffers[t].name();
+      masked_stores += c.masked_stores;
+    }
+  }
+  std::ostringstream s;
+  s << "the kernel ran " << plural(static_cast<long long>(run.result.ops), "tile operation",
+                                   "tile operations");
+  if (!loaded.empty()) {
+    s << ", loaded ";
+    for (std::size_t i = 0; i < loaded.size(); ++i)
+      s << (i == 0 ? "" : i + 1 == loaded.size() ? " and " : ", ") << loaded[i];
+    s << ",";
+  }
+  s << " and stored nothing to " << outputs << ", in this case or any other.";
+  if (masked_stores > 0)
+    s << " Its stores had every lane masked off (" << plural(masked_stores, "lane", "lanes")
+      << "): look at the store's mask.";
+  else
+    s << " Does it return before its tl::store, or skip the loop that stores?";
+  return s.str();
 }
 
 std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const std::string& kernel_file,
                                           const sim_outcome& run,
                                           const std::vector<tensor>& tensors,
-                                          const std::string& where, bool empty_kernel) {
-  if (empty_kernel) {
+                                          const std::string& where, const activity* nothing_stored) {
+  if (nothing_stored && !nothing_stored->works) {
     diagnostic d;
     d.kind = kind::not_solved;
     d.message = "not-solved: the kernel stores nothing yet. Write it in " + kernel_file +
                 " (the puzzle is explained in " + spec.doc_file + ").";
+    return d;
+  }
+  if (nothing_stored) {
+    diagnostic d;
+    d.kind = kind::unwritten_output;
+    for (std::size_t t = 0; t < tensors.size(); ++t)
+      if (tensors[t].output && d.buffer.empty()) d.buffer = tensors[t].name;
+    d.message = "unwritten-output: " + where + ": " + what_it_did(spec, run);
     return d;
   }
   for (std::size_t t = 0; t < tensors.size(); ++t) {
@@ -294,13 +373,26 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
   puzzle_report report;
   report.spec = &spec;
   report.which = options.which;
+  report.seed = options.seed;
   tl::sim::launch_options launch;
   launch.op_budget = options.op_budget;
 
   auto fail = [&](diagnostic d) {
     report.status = d.kind == kind::not_solved ? status::not_solved : status::failed;
+    // Which case failed and what it is there to catch: the learner's first clue.
+    if (d.kind != kind::not_solved && d.kind != kind::compile_error &&
+        !report.case_catches.empty())
+      d.message += "\n  About this case: " + report.case_catches;
     report.diagnostics.push_back(std::move(d));
     return report;
+  };
+  auto at_case = [&](std::size_t c, const kernel_entry& kernel, std::string order) {
+    report.sizes = spec.cases[c].sizes;
+    report.blocks = kernel.blocks;
+    report.order = std::move(order);
+    report.case_index = static_cast<int>(c);
+    report.case_catches = spec.cases[c].catches;
+    report.dtype = kernel.dtype;
   };
 
   const bool given = launchers_given(spec, options.which);
@@ -330,32 +422,54 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
     const kernel_entry& kernel = spec.kernels[k];
     const std::vector<case_data>& cases = cases_for(kernel);
     for (std::size_t c = 0; c < spec.cases.size(); ++c) {
-      if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
+      if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
       for (auto order : options.orders) {
-        report.sizes = spec.cases[c];
-        report.blocks = kernel.blocks;
-        report.dtype = kernel.dtype;
-        report.order = tl::sim::order_name(order);
+        at_case(c, kernel, tl::sim::order_name(order));
         const std::string where = "case " + report.case_label();
-        if (options.on_case) options.on_case(where);
+        if (options.on_case)
+          options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order});
         auto tensors = cases[c].tensors;
         const launch_request request = request_for(spec, c, kernel, tensors);
         launch.order = order;
         launch.seed = mix_seed(options.seed, c, 0x5eed);
         sim_outcome run = launchers[k](request, launch);
         ++report.runs;
+        report.max_program_ops = std::max(report.max_program_ops, run.result.max_program_ops);
         report.counters = counters_of(run.buffers);
         if (run.result.error) {
           diagnostic d = *run.result.error;
           d.message += "\n  (" + where + ")";
           return fail(std::move(d));
         }
-        const bool empty_kernel = total_stores(run) == 0 &&
-                                  !stores_in_some_case(kernel, launchers[k], options, spec, cases);
-        if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where, empty_kernel))
+        std::optional<activity> nothing_stored;
+        if (total_stores(run) == 0) {
+          const activity seen = activity_in_cases(kernel, launchers[k], options, spec, cases);
+          if (!seen.stores) nothing_stored = seen;
+        }
+        if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where,
+                                     nothing_stored ? &*nothing_stored : nullptr))
           return fail(*d);
-        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
-        run_facts facts{spec.cases[c], kernel.blocks, request.grid, run.buffers};
+        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) {
+          if (d->kind == kind::nan_inf) {
+            // The same run again, tracing where the program that wrote the first bad element made
+            // its first NaN or infinity.
+            const auto [t, at] = first_nonfinite(tensors, cases[c].expected);
+            auto again = cases[c].tensors;
+            tl::sim::launch_options traced = launch;
+            traced.trace_nonfinite = true;
+            traced.lane_by_lane = true;  // the bulk paths do not trace
+            traced.trace_program = run.buffers[t].shadow[at].writer;
+            const sim_outcome rerun = launchers[k](request_for(spec, c, kernel, again), traced);
+            const bool nan = std::isnan(tensors[t].values[at]);
+            const std::string cause = tl::sim::nonfinite_cause(rerun.result.nonfinite, nan);
+            if (!cause.empty()) {
+              d = compare_outputs(spec, tensors, cases[c].expected, where, cause);
+              d->cause = tl::sim::nonfinite_summary(rerun.result.nonfinite, nan);
+            }
+          }
+          return fail(*d);
+        }
+        run_facts facts{spec.cases[c].sizes, kernel.blocks, request.grid, run.buffers};
         for (const auto& b : spec.budgets) {
           if (auto complaint = b.check(facts)) {
             diagnostic d;
@@ -383,13 +497,11 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         const std::vector<case_data>& cases = cases_for(kernel);
         const auto launcher = reinterpret_cast<gpu::launcher>(gpu_launchers[k]);
         for (std::size_t c = 0; c < spec.cases.size(); ++c) {
-          if (!spec.runs(spec.cases[c], kernel.blocks)) continue;
-          report.sizes = spec.cases[c];
-          report.blocks = kernel.blocks;
-          report.dtype = kernel.dtype;
-          report.order.clear();
+          if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
+          at_case(c, kernel, "");
           const std::string where = "on the GPU, case " + report.case_label();
-          if (options.on_case) options.on_case(where);
+          if (options.on_case)
+            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order});
           auto tensors = cases[c].tensors;
           for (auto& t : tensors)
             if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);

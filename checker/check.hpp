@@ -12,6 +12,15 @@
 
 namespace tp {
 
+// The run a check is about to start: which case, block sizes and order (empty on the GPU).
+struct run_position {
+  std::string label;  // "case N0=5, T=34, B0=4, B1=64, order reverse", or "on the GPU, case ..."
+  std::size_t case_index = 0;
+  const std::vector<int>* sizes = nullptr;
+  const std::vector<int>* blocks = nullptr;
+  std::string order;
+};
+
 struct check_options {
   impl which = impl::stub;
   std::uint64_t seed = 0;
@@ -23,9 +32,9 @@ struct check_options {
   // The caller has already built the simulator modules (`tilepuzzles check` builds every chosen
   // puzzle's module in one go before it checks them one by one): only load them.
   bool simulator_modules_built = false;
-  unsigned long long op_budget = 1ull << 20;
-  // Called before each run with a description of the case, e.g. to report where a crash happened.
-  std::function<void(const std::string&)> on_case;
+  unsigned long long op_budget = tl::sim::launch_options{}.op_budget;
+  // Called before each run with where the check is, e.g. to report where a crash happened.
+  std::function<void(const run_position&)> on_case;
 };
 
 struct tensor_counters {
@@ -50,8 +59,12 @@ struct puzzle_report {
   std::vector<int> blocks;
   tp::dtype dtype = tp::dtype::float32;  // the kernel entry's element type
   std::string order;
+  std::uint64_t seed = 0;
+  int case_index = -1;       // in spec->cases; -1 when no case ran
+  std::string case_catches;  // what that case is there to catch
   std::vector<tensor_counters> counters;
   int runs = 0;              // simulator runs
+  unsigned long long max_program_ops = 0;  // the most tile operations one program ran
   int gpu_runs = 0;          // GPU runs
   std::string gpu_note;      // what happened on the GPU, when --gpu was given
   bool passed() const { return status == status::solved; }
@@ -72,13 +85,20 @@ struct case_data {
   std::vector<tensor> expected;  // the reference's outputs (same order as tensors; inputs too)
 };
 // Tensors without a dtype of their own take `kernel_dtype` (a kernel_entry's).
-case_data make_case(const puzzle_spec& spec, const std::vector<int>& sizes, std::uint64_t seed,
+case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uint64_t seed,
                     std::size_t case_index, dtype kernel_dtype = dtype::float32);
 
 // Compares outputs with the reference: a nan-inf or wrong-result diagnostic, or nothing.
+// `nonfinite_cause`, when known (from a traced rerun), replaces nan-inf's general advice.
 std::optional<tl::sim::diagnostic> compare_outputs(const puzzle_spec& spec,
                                                    const std::vector<tensor>& got,
                                                    const std::vector<tensor>& expected,
-                                                   const std::string& where);
+                                                   const std::string& where,
+                                                   const std::string& nonfinite_cause = {});
+
+// The first element of an output that is not finite where the reference is: its tensor and
+// offset, or {-1, -1}.
+std::pair<int, long long> first_nonfinite(const std::vector<tensor>& got,
+                                          const std::vector<tensor>& expected);
 
 }  // namespace tp

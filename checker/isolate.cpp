@@ -6,10 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <sstream>
 #include <string>
 
 #include "checker/report.hpp"
@@ -22,10 +24,14 @@ isolated_report summarize(const puzzle_report& report) {
 
 namespace {
 
-// Shared with the child: where it is, so the parent can say where a crash happened.
+// Shared with the child: where it is, so the parent can say where a crash or a hang happened.
 struct progress {
-  char where[480];
-  std::array<int, 3> program;
+  char where[480];                  // the run's label, "case N0=..., order forward"
+  int case_index;                   // -1 before the first run
+  int size_count, block_count;
+  int sizes[16], blocks[16];
+  char order[16];
+  tl::sim::progress_tracker tracker;  // the program running and its last tile operation
 };
 
 void put_string(std::string& out, const std::string& s) {
@@ -54,17 +60,29 @@ void write_all(int fd, const std::string& data) {
   }
 }
 
+// A report the parent makes about a child that did not report: the case from the shared page.
 isolated_report failure(const puzzle_spec& spec, const check_options& options, const char* k,
-                        std::string message, std::array<int, 3> program) {
+                        std::string message, const progress& at) {
   puzzle_report r;
   r.spec = &spec;
   r.which = options.which;
   r.kernel_file = shown_kernel_file(spec, options.which, options.modules);
   r.status = status::failed;
+  r.seed = options.seed;
+  if (at.case_index >= 0 && at.case_index < static_cast<int>(spec.cases.size())) {
+    r.case_index = at.case_index;
+    r.sizes.assign(at.sizes, at.sizes + at.size_count);
+    r.blocks.assign(at.blocks, at.blocks + at.block_count);
+    r.order = at.order;
+    r.case_catches = spec.cases[at.case_index].catches;
+  }
   tl::sim::diagnostic d;
   d.kind = k;
   d.message = std::move(message);
-  d.program = program;
+  if (!r.case_catches.empty()) d.message += "\n  About this case: " + r.case_catches;
+  d.program = at.tracker.program;
+  if (at.tracker.last_line != 0)
+    d.source = std::string(at.tracker.last_file) + ":" + std::to_string(at.tracker.last_line);
   r.diagnostics.push_back(std::move(d));
   return summarize(r);
 }
@@ -110,13 +128,13 @@ gpu::device_status probe_gpu_isolated() {
 }
 
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
-                               double timeout_seconds) {
+                               double timeout_seconds, double program_seconds) {
   void* shared = ::mmap(nullptr, sizeof(progress), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   int fds[2];
   if (shared == MAP_FAILED || ::pipe(fds) != 0) return summarize(check_puzzle(spec, options));
   auto* where = new (shared) progress{};
-  where->program = {-1, -1, -1};
+  where->case_index = -1;
 
   std::fflush(nullptr);
   const pid_t child = ::fork();
@@ -132,11 +150,18 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
     // (a test framework's, say) would otherwise run here and print or exit as if they were it.
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
     check_options child_options = options;
-    child_options.on_case = [where](const std::string& w) {
-      std::snprintf(where->where, sizeof where->where, "%s", w.c_str());
-      where->program = {-1, -1, -1};
+    child_options.on_case = [where](const run_position& at) {
+      std::snprintf(where->where, sizeof where->where, "%s", at.label.c_str());
+      where->size_count = static_cast<int>(std::min<std::size_t>(at.sizes->size(), 16));
+      std::copy_n(at.sizes->begin(), where->size_count, where->sizes);
+      where->block_count = static_cast<int>(std::min<std::size_t>(at.blocks->size(), 16));
+      std::copy_n(at.blocks->begin(), where->block_count, where->blocks);
+      std::snprintf(where->order, sizeof where->order, "%s", at.order.c_str());
+      where->case_index = static_cast<int>(at.case_index);
+      where->tracker.program = {-1, -1, -1};
+      where->tracker.last_line = 0;
     };
-    tl::sim::set_program_tracker(&where->program);
+    tl::sim::set_progress_tracker(&where->tracker);
     const isolated_report r = summarize(check_puzzle(spec, child_options));
     std::string out(1, static_cast<char>(r.status));
     put_string(out, r.line);
@@ -150,18 +175,30 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
 
   ::close(fds[1]);
   std::string data;
-  bool timed_out = false;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  enum class stop { no, check_deadline, program_deadline } stopped = stop::no;
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::duration<double>(timeout_seconds);
+  // A program that runs longer than program_seconds is a loop that never ends: the parent watches
+  // the count of programs started, which a program that finishes moves on.
+  unsigned long long started_seen = 0;
+  auto started_at = clock::now();
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    const auto now = clock::now();
+    const unsigned long long started = where->tracker.programs_started;
+    if (started != started_seen || where->tracker.program[0] < 0) {
+      started_seen = started;
+      started_at = now;
+    } else if (std::chrono::duration<double>(now - started_at).count() > program_seconds) {
+      stopped = stop::program_deadline;
+      break;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     if (left.count() <= 0) {
-      timed_out = true;
+      stopped = stop::check_deadline;
       break;
     }
     pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 50)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
     char buf[65536];
@@ -170,26 +207,47 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
     data.append(buf, static_cast<std::size_t>(n));
   }
   ::close(fds[0]);
-  if (timed_out) ::kill(child, SIGKILL);
+  if (stopped != stop::no) ::kill(child, SIGKILL);
   int wstatus = 0;
   while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
   }
-  const std::array<int, 3> program = where->program;
-  const std::string place =
-      std::string(where->where[0] ? where->where : "before the first case") +
-      (where->program[0] >= 0 ? ", program " + tl::sim::program_string(where->program) : "");
+  const progress at = *where;
   ::munmap(shared, sizeof(progress));
 
-  if (timed_out)
+  const bool in_program = at.tracker.program[0] >= 0;
+  const std::string case_text = at.where[0] ? at.where : "before the first case";
+  std::string program_text, last_op_text;
+  if (in_program) {
+    program_text = "program " + tl::sim::program_string(at.tracker.program);
+    last_op_text = at.tracker.last_line == 0
+                       ? "before its first tile operation"
+                       : "after its tile operation at " + std::string(at.tracker.last_file) + ":" +
+                             std::to_string(at.tracker.last_line);
+  }
+  auto seconds = [](double s) {
+    std::ostringstream t;
+    t << s << " s";
+    return t.str();
+  };
+
+  if (stopped == stop::program_deadline)
     return failure(spec, options, tl::sim::kind::op_budget,
-                   "op-budget: the check did not finish within " +
-                       std::to_string(static_cast<int>(timeout_seconds)) + " s (" + place +
+                   "op-budget: " + program_text + " ran for more than " + seconds(program_seconds) +
+                       " without finishing, stopped " + last_op_text + " (" + case_text +
+                       "). Is there a loop that never ends? Check the bound and the step of the "
+                       "loop " + (at.tracker.last_line == 0 ? "before the first tile operation."
+                                                            : "that follows that line."),
+                   at);
+  if (stopped == stop::check_deadline)
+    return failure(spec, options, tl::sim::kind::op_budget,
+                   "op-budget: the check did not finish within " + seconds(timeout_seconds) +
+                       " (" + case_text + (in_program ? ", " + program_text : "") +
                        "). Is there a loop that never ends? Check each loop's bound and step.",
-                   program);
+                   at);
   isolated_report r;
-  std::size_t at = 1;
-  if (!data.empty() && get_string(data, at, r.line) && get_string(data, at, r.details) &&
-      get_string(data, at, r.json)) {
+  std::size_t pos = 1;
+  if (!data.empty() && get_string(data, pos, r.line) && get_string(data, pos, r.details) &&
+      get_string(data, pos, r.json)) {
     r.status = static_cast<status>(data[0]);
     return r;
   }
@@ -199,11 +257,18 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
           strsignal(WTERMSIG(wstatus)) + ")";
   else if (WIFEXITED(wstatus))
     how = "exited with status " + std::to_string(WEXITSTATUS(wstatus)) + " before reporting";
+  if (in_program)
+    return failure(spec, options, tl::sim::kind::crash,
+                   "crash: the kernel " + how + " in " + program_text + ", " + last_op_text +
+                       " (" + case_text +
+                       "). Tile operations are checked, so look for plain C++ in the kernel "
+                       "after that line: array indexing, division by zero, recursion.",
+                   at);
   return failure(spec, options, tl::sim::kind::crash,
-                 "crash: the kernel " + how + " (" + place +
-                     "). Tile operations are checked, so look for plain C++ in the kernel: "
-                     "array indexing, division by zero, recursion.",
-                 program);
+                 "crash: the check " + how + " (" + case_text +
+                     "), outside the kernel's programs. Run it again with --no-isolate under a "
+                     "debugger to see where.",
+                 at);
 }
 
 }  // namespace tp

@@ -14,8 +14,15 @@ struct isolated_report {
   std::string json;     // report_json
 };
 
+// How long one program of a kernel may run before the check stops it as a loop that never ends.
+// A program of any puzzle's reference solution takes milliseconds.
+inline constexpr double default_program_seconds = 2.0;
+
+// Checks in a child process. The whole check may take timeout_seconds; one program of the kernel
+// may run program_seconds.
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
-                               double timeout_seconds);
+                               double timeout_seconds,
+                               double program_seconds = default_program_seconds);
 
 // gpu::probe() in a child process. A process that has touched CUDA cannot use it in the children
 // it forks, so the supervising process asks a child whether there is a GPU.

@@ -225,12 +225,12 @@ int run_show(const show_args& args) {
     if (k.dtype != tp::dtype::float32) std::printf(", %s", tp::dtype_name(k.dtype));
     std::printf(")");
   }
-  std::printf("\non the cases:");
+  std::printf("\non the cases, each there to catch a kind of mistake:");
   for (const auto& c : p->cases) {
-    std::printf(" (");
-    for (std::size_t i = 0; i < c.size(); ++i)
-      std::printf("%s%s=%d", i ? ", " : "", p->size_names[i].c_str(), c[i]);
-    std::printf(")");
+    std::printf("\n  (");
+    for (std::size_t i = 0; i < c.sizes.size(); ++i)
+      std::printf("%s%s=%d", i ? ", " : "", p->size_names[i].c_str(), c.sizes[i]);
+    std::printf(")%s%s", c.catches.empty() ? "" : " ", c.catches.c_str());
   }
   if (!p->case_fits_rule.empty())
     std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
@@ -317,6 +317,7 @@ struct check_args {
   bool gpu = false;
   bool json = false;
   double timeout = 300;
+  double program_timeout = tp::default_program_seconds;
   bool isolate = true;
   std::string puzzles_dir;
   bool build = true;
@@ -357,8 +358,11 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
   if (report.passed() || report.diagnostics.empty()) return section;
   section.problem = report.diagnostics.front();
   std::size_t case_index = 0, kernel_index = 0;
-  while (case_index < spec.cases.size() && spec.cases[case_index] != report.sizes) ++case_index;
-  while (kernel_index < spec.kernels.size() && spec.kernels[kernel_index].blocks != report.blocks)
+  // The failing case by its index: adversarial cases share sizes and differ in their inputs.
+  if (report.case_index >= 0) case_index = static_cast<std::size_t>(report.case_index);
+  while (case_index < spec.cases.size() && spec.cases[case_index].sizes != report.sizes) ++case_index;
+  while (kernel_index < spec.kernels.size() && (spec.kernels[kernel_index].blocks != report.blocks ||
+                                                spec.kernels[kernel_index].dtype != report.dtype))
     ++kernel_index;
   if (case_index == spec.cases.size() || kernel_index == spec.kernels.size()) return section;
   tl::sim::order order = tl::sim::order::forward;
@@ -446,7 +450,7 @@ int run_check(const check_args& args) {
     const tp::puzzle_spec* p = chosen[i];
     tp::isolated_report r;
     if (built[i]) r = unchecked(*p, options, *built[i]);
-    else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout);
+    else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout, args.program_timeout);
     else r = tp::summarize(tp::check_puzzle(*p, options));
     if (remember && checked_content[i])
       tp::record_verdict(*p, options.modules, *checked_content[i], r.status,
@@ -614,6 +618,11 @@ int main(int argc, char** argv) {
   check->add_flag("--json", args.json, "Print one JSON array instead of text");
   check->add_option("--timeout", args.timeout, "Seconds one puzzle may take before it is stopped")
       ->check(CLI::Range(1.0, 86400.0).description("between 1 and 86400 seconds"))
+      ->capture_default_str();
+  check->add_option("--program-timeout", args.program_timeout,
+                    "Seconds one program of a kernel may run before it is stopped as a loop that "
+                    "never ends")
+      ->check(CLI::Range(0.01, 86400.0).description("between 0.01 and 86400 seconds"))
       ->capture_default_str();
   check->add_flag("!--no-isolate", args.isolate,
                   "Check in this process (for a debugger) instead of a child process");

@@ -89,8 +89,9 @@ std::string report_json(const puzzle_report& r) {
   s << "}, \"blocks\": {";
   for (std::size_t i = 0; i < r.blocks.size() && i < spec.block_names.size(); ++i)
     s << (i ? ", " : "") << json_string(spec.block_names[i]) << ": " << r.blocks[i];
-  s << "}, \"dtype\": " << json_string(dtype_name(r.dtype));
-  s << ", \"order\": " << json_string(r.order) << "}";
+  s << "}, \"order\": " << json_string(r.order) << ", \"seed\": " << r.seed
+    << ", \"index\": " << r.case_index << ", \"catches\": " << json_string(r.case_catches)
+    << ", \"dtype\": " << json_string(dtype_name(r.dtype)) << "}";
   s << ", \"runs\": " << r.runs << ", \"gpu_runs\": " << r.gpu_runs;
   if (!r.gpu_note.empty()) s << ", \"gpu\": " << json_string(r.gpu_note);
   s << ", \"diagnostics\": [";
@@ -103,13 +104,16 @@ std::string report_json(const puzzle_report& r) {
         << "]";
     if (!d.buffer.empty()) s << ", \"buffer\": " << json_string(d.buffer);
     if (!d.source.empty()) s << ", \"source\": " << json_string(d.source);
+    if (!d.cause.empty()) s << ", \"cause\": " << json_string(d.cause);
     if (!d.lanes.empty()) {
       s << ", \"lanes\": [";
       for (std::size_t k = 0; k < d.lanes.size(); ++k) {
         const auto& l = d.lanes[k];
         s << (k ? ", " : "") << "{\"lane\": " << l.lane << ", \"coords\": [";
         for (std::size_t c = 0; c < l.coords.size(); ++c) s << (c ? ", " : "") << l.coords[c];
-        s << "], \"offset\": " << l.offset << "}";
+        s << "], \"offset\": " << l.offset;
+        if (!l.note.empty()) s << ", \"note\": " << json_string(l.note);
+        s << "}";
       }
       s << "]";
     }

@@ -5,8 +5,10 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/inputs.hpp"
@@ -47,19 +49,48 @@ struct budget {
   std::function<std::optional<std::string>(const run_facts&)> check;
 };
 
+// Fills an input tensor's values from a seeded generator.
+using fill_fn = std::function<void(std::vector<float>& values, rng& random)>;
+
 struct tensor_spec {
   std::string name;
   bool output = false;
   std::function<std::vector<long long>(const std::vector<int>& sizes)> shape;
   // Fills an input; outputs are left alone. Float tensors use `fill` (the values are then rounded
   // to the tensor's dtype), int32 tensors `fill_ints`.
-  std::function<void(std::vector<float>& values, rng& random)> fill;
+  fill_fn fill;
   // Unset: the dtype of the kernel entry being checked (float32 for most puzzles; a typed
   // binding checks the same puzzle in float16 and bfloat16).
   std::optional<tp::dtype> dtype = std::nullopt;
   std::function<void(std::vector<std::int32_t>& values, rng& random)> fill_ints = nullptr;
 
   tp::dtype dtype_for(const kernel_entry& kernel) const { return dtype.value_or(kernel.dtype); }
+};
+
+// Fills one input of one case; it may use the tensor's shape (to put a peak at the end of every
+// row, say).
+using case_fill =
+    std::function<void(std::vector<float>& values, const std::vector<long long>& shape, rng&)>;
+
+// One case a puzzle is checked on: its sizes, what it is there to catch, and, for a case built
+// against a class of wrong kernels, the values some inputs take instead of their usual fill (rows
+// far below zero, say). `catches` is shown to the learner when a kernel fails on the case.
+struct test_case {
+  std::vector<int> sizes;
+  std::string catches;
+  std::vector<std::pair<std::string, case_fill>> fills;  // tensor name, this case's fill
+
+  test_case(std::initializer_list<int> s) : sizes(s) {}
+  test_case(std::vector<int> s, std::string what_it_catches = {},
+            std::vector<std::pair<std::string, case_fill>> input_fills = {})
+      : sizes(std::move(s)), catches(std::move(what_it_catches)), fills(std::move(input_fills)) {}
+
+  // This case's fill for the named tensor, or null for the tensor's usual one.
+  const case_fill* fill_for(const std::string& tensor) const {
+    for (const auto& [name, fill] : fills)
+      if (name == tensor) return &fill;
+    return nullptr;
+  }
 };
 
 // The comparison tolerance of outputs of one dtype.
@@ -81,7 +112,11 @@ struct puzzle_spec {
   std::string not_on_gpu_because;
   std::vector<std::string> size_names;   // the kernel's int parameters, in order
   std::vector<std::string> block_names;  // the kernel template's parameters, in order
-  std::vector<std::vector<int>> cases;   // size values, one vector per case
+  std::vector<test_case> cases;
+  // The sizes that blocks tile, as (index in size_names, index in block_names): (T, B1) for a
+  // loop over T in steps of B1. The tests hold every puzzle to one case where each of these
+  // leaves a ragged last block with every set of block sizes.
+  std::vector<std::pair<int, int>> blocked_sizes;
   // Which block sets a case runs with, for puzzles whose sizes are tied to the blocks (one
   // program that covers the whole input: N0 == B0). Unset: every case runs with every block set.
   std::function<bool(const std::vector<int>& sizes, const std::vector<int>& blocks)> case_fits;

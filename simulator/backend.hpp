@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -25,6 +26,8 @@
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
 #include "simulator/dot.hpp"
+#include "simulator/origin.hpp"
+#include "simulator/poison_walk.hpp"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
@@ -100,11 +103,12 @@ constexpr T no_other_value() {
   return detail::poison_value<T>();
 }
 
-// Every value of a tile, with a poison bit per element.
+// Every value of a tile, with a poison bit per element, and where its poison was made.
 template <class T, class S, class Layout>
 struct storage {
   std::array<T, S::size> values;
   std::array<bool, S::size> poison;
+  sim::poison_origin origin;
 
   T& value(long long i) { return values[i]; }
   T value(long long i) const { return values[i]; }
@@ -113,21 +117,24 @@ struct storage {
 };
 
 template <class T, class S, class L>
-void leave_unset(basic_tile<T, S, L>& t) {
+void leave_unset(basic_tile<T, S, L>& t, const std::source_location& declared = {}) {
   t.storage.values.fill(detail::poison_value<T>());
   t.storage.poison.fill(true);
+  t.storage.origin = {"a tl::tile declared without a value", declared};
 }
 
 template <class T, class S, class L>
 void fill(basic_tile<T, S, L>& t, T v) {
   t.storage.values.fill(v);
   t.storage.poison.fill(false);
+  t.storage.origin = {};
 }
 
 // Lane by lane: the reference for assign_in_bulk, and what reports a lane it cannot hold.
 template <class T, class S, class L, class E>
 void assign_lane_by_lane(basic_tile<T, S, L>& t, const E& e) {
   using ES = shape_of_t<E>;
+  sim::poison_origin origin;
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto q = broadcast_pos<ES, S>(p);
     const auto v = e.eval(q);
@@ -144,7 +151,9 @@ void assign_lane_by_lane(basic_tile<T, S, L>& t, const E& e) {
       t.storage.values[i] = op::cast_to<T>{}(v);
     }
     t.storage.poison[i] = e.poison(q);
+    if (t.storage.poison[i] && !origin.what) origin = walk::poison_origin_of(e, q);
   });
+  t.storage.origin = origin;
 }
 
 // Every lane at once; false (with t in no particular state) when a lane needs the lane-by-lane
@@ -188,9 +197,32 @@ bool assign_in_bulk(basic_tile<T, S, L>& t, const E& e) {
   }
 }
 
+// Where the poison of a tile just assigned in bulk came from: its first poisoned lane's origin,
+// the same as the lane-by-lane path finds.
+template <class T, class S, class L, class E>
+void note_poison_origin(basic_tile<T, S, L>& t, const E& e) {
+  if constexpr (std::is_same_v<E, basic_tile<T, S, L>>) {
+    if (&e != &t) t.storage.origin = e.storage.origin;
+  } else {
+    t.storage.origin = {};
+    const bool* first = static_cast<const bool*>(
+        std::memchr(t.storage.poison.data(), 1, sizeof(bool) * S::size));
+    if (!first) return;
+    pos<S::rank> p{};
+    p.slot = -1;
+    for (long long i = first - t.storage.poison.data(), a = S::rank - 1; a >= 0; --a) {
+      p.c[a] = static_cast<int>(i % S::dim(a));
+      i /= S::dim(a);
+    }
+    t.storage.origin = walk::poison_origin_of(e, broadcast_pos<shape_of_t<E>, S>(p));
+  }
+}
+
 template <class T, class S, class L, class E>
 void assign(basic_tile<T, S, L>& t, const E& e) {
+  sim::current_context().count();  // elementwise work counts against the op budget too
   if (sim::lane_by_lane() || !assign_in_bulk(t, e)) assign_lane_by_lane(t, e);
+  else note_poison_origin(t, e);
 }
 
 template <class T, class S, class L, int R>
@@ -206,10 +238,7 @@ bool lane_poison(const basic_tile<T, S, L>& t, const pos<R>& p) {
 template <class T, class S, class L>
 T scalar_value(const basic_tile<T, S, L>& t) {
   if (t.storage.poison[0])
-    sim::raise_at(sim::kind::uninitialized_read,
-                  "a scalar used by the kernel is poison: it comes from lanes a masked load "
-                  "switched off with no `other`. Give the load an `other` value.",
-                  sim::current_context().last_op);
+    sim::raise_poison_use(t.storage.origin, sim::current_context().last_op);
   return t.storage.values[0];
 }
 
@@ -251,6 +280,7 @@ lane_mask mask_lane(const MaskE& mask, const pos<S::rank>& p, long long i,
   if constexpr (has_data_v<MaskE>) {
     if (mask.poison(pm)) {
       check.add(check.poison_mask, i, p.c, 0);
+      check.note_origin(walk::poison_origin_of(mask, pm));
       return lane_mask::poison;
     }
   }
@@ -266,6 +296,7 @@ long long lane_offset(const PE& pe, const pos<S::rank>& p, long long i, const si
   if constexpr (has_data_v<typename PE::offsets_type>) {
     if (pe.offsets.poison(pp)) {
       check.add(check.poison_offset, i, p.c, 0);
+      check.note_origin(walk::poison_origin_of(pe.offsets, pp));
       return -1;
     }
   }
@@ -688,6 +719,10 @@ bool store_in_bulk(const PE& pe, const V& v, const MaskE& m, sim::buffer& buf, i
   return true;
 }
 
+// Defined below, with the reductions that also use it.
+template <class E>
+sim::poison_origin first_poison_origin(const E& x);
+
 }  // namespace detail
 
 namespace backend {
@@ -699,6 +734,8 @@ void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffe
   using OS = shape_of_t<OtherE>;
   const Elem* data = static_cast<const Elem*>(buf->data());
   auto& values = out.storage;
+  values.origin = {};
+  const bool trace_other = std::is_floating_point_v<Elem> && has_other && sim::tracing_nonfinite();
   sim::access_check check("loads from", *buf, loc, S::rank);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     values.value(i) = detail::poison_value<Elem>();
@@ -710,6 +747,11 @@ void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffe
       const auto po = broadcast_pos<OS, S>(p);
       values.value(i) = static_cast<Elem>(o.eval(po));
       values.poisoned(i) = !has_other || o.poison(po);
+      if (values.poisoned(i) && !values.origin.what)
+        values.origin = has_other ? walk::poison_origin_of(o, po)
+                                  : sim::poison_origin{"the masked load without `other`", loc};
+      if (trace_other && !std::isfinite(static_cast<double>(values.value(i))))
+        sim::note_nonfinite_other(static_cast<double>(values.value(i)), loc);
       return;
     }
     const long long off = detail::lane_offset<S>(pe, p, i, *buf, check);
@@ -743,8 +785,18 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, false);
   const int me = ctx.linear_program;
   data_tile<Elem, S> out(detail::uninitialized_t{});
-  if (ctx.lane_by_lane || !detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out))
+  if (ctx.lane_by_lane || !detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out)) {
     load_lane_by_lane<Elem, S, has_other>(pe, m, o, buf, me, loc, out);
+  } else {
+    // Poison in a load comes only from lanes switched off: its own, or its `other`'s.
+    out.storage.origin = {};
+    if (batch::any_set(out.storage.poison.data(), S::size)) {
+      if constexpr (has_other)
+        out.storage.origin = detail::first_poison_origin(o);
+      else
+        out.storage.origin = {"the masked load without `other`", loc};
+    }
+  }
   return out;
 }
 
@@ -767,6 +819,7 @@ void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* b
     const auto pv = broadcast_pos<VS, S>(p);
     if (v.poison(pv)) {
       check.add(check.poison_value, i, p.c, off);
+      check.note_origin(walk::poison_origin_of(v, pv));
       return;
     }
     const auto shadow = buf->shadow[off];
@@ -806,8 +859,63 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
 // ---------------------------------------------------------------------------------------------
 // Reductions: lanes folded in index order with the operation's own arithmetic (tile/lanes.hpp).
 
+}  // namespace backend
+
+namespace detail {
+// One step of a sum: an integer sum that leaves int32 is reported there (the GPU wraps it); a
+// float sum that turns numbers into NaN (inf + -inf) or finite numbers into an infinity is noted
+// for the nan-inf report while the launch traces.
+template <class Op, class A, class B, class R>
+inline void check_fold_step(A before, B v, R acc, const std::source_location& loc) {
+  if constexpr (std::is_floating_point_v<R> && std::is_same_v<Op, op::add>) {
+    if (!std::isfinite(acc)) [[unlikely]]
+      sim::note_nonfinite("tl::sum", true, static_cast<double>(before), static_cast<double>(v),
+                          static_cast<double>(acc), loc);
+  } else if constexpr (is_integer_lane_v<R> && std::is_same_v<Op, op::add>) {
+    if (acc < std::numeric_limits<int>::min() || acc > std::numeric_limits<int>::max()) [[unlikely]]
+      sim::raise_at(sim::kind::index_overflow,
+                    "the int32 sum at this line leaves int32: " + std::to_string(before) + " + " +
+                        std::to_string(v) + " = " + std::to_string(acc) +
+                        ", which the GPU and Triton wrap around to " +
+                        std::to_string(static_cast<int>(static_cast<unsigned>(acc))) +
+                        ". Sum fewer lanes at a time, or in float.",
+                    loc);
+  }
+}
+
+// The origin of the first poisoned lane of x, row-major: what the lane-by-lane path records.
+template <class E>
+sim::poison_origin first_poison_origin(const E& x) {
+  using S = shape_of_t<E>;
+  sim::poison_origin origin;
+  bool found = false;
+  for_each_pos<S>([&](const pos<S::rank>& p, long long) {
+    if (!found && x.poison(p)) {
+      found = true;
+      origin = walk::poison_origin_of(x, p);
+    }
+  });
+  return origin;
+}
+
+// The step of a dot product that first made a NaN or an infinity, for the nan-inf report: a
+// product (0 * inf) or the running sum (inf - inf, overflow).
+inline void note_dot_nonfinite(const float* a, const float* b, int stride_b, int K, float start,
+                               const std::source_location& loc) {
+  float s = start;
+  for (int k = 0; k < K; ++k) {
+    const float x = a[k], y = b[k * stride_b], p = x * y;
+    if (!std::isfinite(p)) sim::note_nonfinite("*", true, x, y, p, loc);
+    if (!std::isfinite(s + p)) sim::note_nonfinite("+", true, s, p, s + p, loc);
+    s += p;
+  }
+}
+}  // namespace detail
+
+namespace backend {
+
 template <class Op, int Axis, bool Keep, class E, class T, class R>
-void reduce_lane_by_lane(const E& x, data_tile<T, R>& out) {
+void reduce_lane_by_lane(const E& x, data_tile<T, R>& out, const std::source_location& loc) {
   using S = shape_of_t<E>;
   detail::for_each_pos<R>([&](const pos<R::rank>& q, long long i) {
     pos<S::rank> p{};
@@ -822,10 +930,17 @@ void reduce_lane_by_lane(const E& x, data_tile<T, R>& out) {
     }
     lane_t<T> acc = x.eval(p);
     bool poisoned = x.poison(p);
+    if (poisoned && !out.storage.origin.what) out.storage.origin = walk::poison_origin_of(x, p);
     for (int k = 1; k < S::dim(Axis); ++k) {
       p.c[Axis] = k;
-      acc = static_cast<lane_t<T>>(Op{}(acc, x.eval(p)));
-      poisoned = poisoned || x.poison(p);
+      const auto v = x.eval(p);
+      const auto before = acc;
+      acc = static_cast<lane_t<T>>(Op{}(acc, v));
+      detail::check_fold_step<Op>(before, v, acc, loc);
+      if (x.poison(p) && !poisoned) {
+        poisoned = true;
+        if (!out.storage.origin.what) out.storage.origin = walk::poison_origin_of(x, p);
+      }
     }
     out.storage.value(i) = static_cast<T>(acc);
     out.storage.poisoned(i) = poisoned;
@@ -1031,8 +1146,13 @@ auto reduce(const E& x, const std::source_location& loc) {
   using R = reduced_shape_t<S, Axis, Keep>;
   sim::current_context().tick(loc);
   data_tile<T, R> out(detail::uninitialized_t{});
-  if (sim::lane_by_lane() || !reduce_in_bulk<Op, Axis, Keep>(x, out))
-    reduce_lane_by_lane<Op, Axis, Keep>(x, out);
+  out.storage.origin = {};
+  // Integer sums lane by lane, where each step is checked for int32.
+  constexpr bool checked_steps = is_integer_lane_v<T> && std::is_same_v<Op, op::add>;
+  if (checked_steps || sim::lane_by_lane() || !reduce_in_bulk<Op, Axis, Keep>(x, out))
+    reduce_lane_by_lane<Op, Axis, Keep>(x, out, loc);
+  else if (batch::any_set(out.storage.poison.data(), R::size))
+    out.storage.origin = detail::first_poison_origin(x);
   return out;
 }
 
@@ -1043,14 +1163,17 @@ auto reduce_all(const E& x, const std::source_location& loc) {
   sim::current_context().tick(loc);
   lane_t<T> acc{};
   bool poisoned = false;
+  sim::poison_origin origin;
   bool done = false;
   try {
-    if (sim::lane_by_lane()) throw sim::kernel_error({});
+    constexpr bool checked_steps = is_integer_lane_v<T> && std::is_same_v<Op, op::add>;
+    if (checked_steps || sim::lane_by_lane()) throw sim::kernel_error({});
     const bulk::full_lanes<E> lanes(x);
     const auto* v = lanes.values();
     for (long long i = 0; i < S::size; ++i)
       acc = i == 0 ? v[i] : static_cast<lane_t<T>>(batch::branch_free_t<Op>{}(acc, v[i]));
     poisoned = lanes.any_poison() && batch::any_set(lanes.poison(), S::size);
+    if (poisoned) origin = detail::first_poison_origin(x);
     done = true;
   } catch (const sim::kernel_error&) {
   }
@@ -1059,13 +1182,19 @@ auto reduce_all(const E& x, const std::source_location& loc) {
     poisoned = false;
     detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
       const auto v = x.eval(p);
+      const auto before = acc;
       acc = i == 0 ? v : static_cast<lane_t<T>>(Op{}(acc, v));
-      poisoned = poisoned || x.poison(p);
+      if (i != 0) detail::check_fold_step<Op>(before, v, acc, loc);
+      if (x.poison(p) && !poisoned) {
+        poisoned = true;
+        origin = walk::poison_origin_of(x, p);
+      }
     });
   }
   data_tile<T, shape<>> out(detail::uninitialized_t{});
   out.storage.value(0) = static_cast<T>(acc);
   out.storage.poisoned(0) = poisoned;
+  out.storage.origin = origin;
   return out;
 }
 
@@ -1113,6 +1242,8 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
   data_tile<float, shape<M, N>> out(detail::uninitialized_t{});
   auto& vo = out.storage;
   vo.poison = facc.get().storage.poison;
+  vo.origin = facc.get().storage.origin;
+  if (!vo.origin.what) vo.origin = va.origin.what ? va.origin : vb.origin;
   const float* pa = va.values.data();
   const float* pb = vb.values.data();
   const float* pacc = facc.get().storage.values.data();
@@ -1122,6 +1253,8 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
       for (int j = 0; j < N; ++j) {
         float sum = pacc[i * N + j];
         for (int k = 0; k < K; ++k) sum += pa[i * K + k] * pb[k * N + j];
+        if (sim::tracing_nonfinite() && !std::isfinite(sum)) [[unlikely]]
+          detail::note_dot_nonfinite(pa + i * K, pb + j, N, K, pacc[i * N + j], loc);
         vo.values[i * N + j] = sum;
       }
   } else {

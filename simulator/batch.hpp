@@ -26,6 +26,7 @@
 #include "tile/expr.hpp"
 #include "tile/memory.hpp"
 #include "tile/shape.hpp"
+#include "simulator/diagnostic.hpp"
 #include "simulator/exp.hpp"
 
 namespace tl {
@@ -260,6 +261,20 @@ inline typename V::lane lane_at(const V& v, long long i) {
   return static_cast<typename V::lane>(v.values()[i]);
 }
 
+// Integer lanes of an operation that leaves int32 at a step (tile/expr.hpp's wrapping_symbol): the
+// lane-by-lane path reports the step, with its line; here the operation gives up.
+template <class Op, class Value, class L>
+inline void require_int32_lanes(const L* lanes, long long n) {
+  if constexpr (wrapping_symbol<Op> != nullptr && is_int32_lane_v<Value> &&
+                is_integer_lane_v<L>) {
+    bool outside = false;
+    for (long long i = 0; i < n; ++i)
+      outside |= (lanes[i] < std::numeric_limits<int>::min()) |
+                 (lanes[i] > std::numeric_limits<int>::max());
+    if (outside) throw sim::kernel_error(sim::diagnostic{});
+  }
+}
+
 // Any node this file does not know: lane by lane through eval() and poison(), over its shape.
 template <class E>
 struct values_of {
@@ -392,7 +407,10 @@ template <class Op, class A>
 struct values_of<unary_expr<Op, A>> : mapped_values<A, lane_of<unary_expr<Op, A>>, Op> {
   using base = mapped_values<A, lane_of<unary_expr<Op, A>>, Op>;
   explicit values_of(const unary_expr<Op, A>& e, typename base::lane* into = nullptr)
-      : base(e, into) {}
+      : base(e, into) {
+    require_int32_lanes<Op, typename unary_expr<Op, A>::value_type>(this->values(),
+                                                                    base::shape::size);
+  }
 };
 
 // e^x of float lanes: all of them in one call to the vectorized expf, the same bits as Op.
@@ -456,6 +474,7 @@ struct values_of<binary_expr<Op, A, B>> {
     loop::run([&](long long o, long long ia, long long ib) {
       out[o] = static_cast<lane>(branch_free_t<Op>{}(static_cast<LA>(pa[ia]), static_cast<LB>(pb[ib])));
     });
+    require_int32_lanes<Op, typename node::value_type>(out, shape::size);
     if constexpr (has_poison) {
       if (op_poisons || a_.any_poison() || b_.any_poison()) {
         auto* po = pois_.data();
@@ -571,6 +590,9 @@ inline constexpr bool integer_valued =
     std::is_integral_v<typename E::value_type> && !std::is_same_v<typename E::value_type, bool>;
 }  // namespace detail
 
+template <class S>
+inline bool affine_range(const affine_form<S::rank>& f, long long& lo, long long& hi);
+
 template <class E>
 struct affine : std::false_type {};
 
@@ -651,6 +673,12 @@ struct affine<binary_expr<Op, A, B>> : std::true_type {
       for (int i = 0; i < S::rank; ++i)
         f.stride[i] = detail::wrapping_add(a.stride[i], detail::wrapping_mul(sign, b.stride[i]));
     }
+    // Every step is int32 (tile/expr.hpp): a node whose lanes leave it is the lane-by-lane
+    // path's to report.
+    long long lo, hi;
+    if (!affine_range<S>(f, lo, hi) || lo < std::numeric_limits<int>::min() ||
+        hi > std::numeric_limits<int>::max())
+      throw sim::kernel_error(sim::diagnostic{});
     return f;
   }
 };

@@ -1,7 +1,8 @@
 #include "simulator/context.hpp"
 
-#include "tile/lanes.hpp"
+#include "tile/expr.hpp"
 
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -10,6 +11,8 @@ namespace tl::sim {
 namespace {
 thread_local context* current = nullptr;
 }
+
+const context* current_context_or_null() { return current; }
 
 context& current_context() {
   if (!current)
@@ -65,6 +68,54 @@ void int32_overflow(long long value, const char* what) {
                 sim::current_context().last_op);
 }
 
+void int32_step_overflow(const char* symbol, long long a, long long b, long long r,
+                         long long lane_index, const int* coords, int rank,
+                         const op_location& loc) {
+  const sim::context* ctx = sim::current_context_or_null();
+  sim::diagnostic d;
+  d.kind = sim::kind::index_overflow;
+  d.source = sim::source_string(loc.line() != 0 ? loc : ctx ? ctx->last_op : loc);
+  if (ctx) d.program = ctx->program;
+  sim::lane_report lane;
+  lane.lane = lane_index;
+  lane.coords.assign(coords, coords + rank);
+  lane.offset = r;
+  const std::string op = symbol;
+  lane.note = (op == "neg" ? "-(" + std::to_string(b) + ")"
+                           : std::to_string(a) + " " + op + " " + std::to_string(b)) +
+              " = " + std::to_string(r);
+  d.lanes.push_back(lane);
+  const long long wrapped = static_cast<long long>(static_cast<int>(static_cast<unsigned>(r)));
+  std::ostringstream s;
+  s << "index-overflow: " << (ctx ? "program " + sim::program_string(ctx->program) + ", " : "")
+    << d.source << ": the int32 " << (op == "+"   ? "addition"
+                                       : op == "*" ? "multiplication"
+                                       : op == "/" ? "division"
+                                       : op == "-" ? "subtraction"
+                                                   : "negation")
+    << " at this line leaves int32 in lane " << sim::coords_string(coords, rank) << ": "
+    << lane.note << ", which the GPU and Triton wrap around to " << wrapped
+    << ".\n  Integer tiles are int32 on the GPU, every step of an index expression included. "
+       "Keep each step small: advance the pointer by the large part (a scalar), or reorder the "
+       "arithmetic so that no intermediate grows past 2147483647.";
+  d.message = s.str();
+  throw sim::kernel_error(std::move(d));
+}
+
+void int32_scalar_overflow(long long value, const op_location& loc) {
+  sim::raise_at(sim::kind::index_overflow,
+                "the integer " + std::to_string(value) +
+                    " meets an int32 tile here but does not fit in int32: the GPU would truncate "
+                    "it to " + std::to_string(static_cast<int>(static_cast<unsigned>(value))) +
+                    ". Split the value, or compute with it as a scalar (a pointer advance).",
+                loc.line() != 0 ? loc : sim::current_context().last_op);
+}
+
+void float_turned_nonfinite(const char* op, bool binary, double a, double b, double r,
+                            const op_location& loc) {
+  sim::note_nonfinite(op, binary, a, b, r, loc);
+}
+
 void float_to_int32_overflow(double value) {
   std::ostringstream v;
   v << value;
@@ -79,19 +130,47 @@ void float_to_int32_overflow(double value) {
 
 namespace tl::sim {
 
+void progress_tracker::note(const std::source_location& loc) {
+  last_line = loc.line();
+  if (loc.file_name() == last_file_seen) return;
+  last_file_seen = loc.file_name();
+  std::string file = source_string(loc);
+  file = file.substr(0, file.rfind(':'));
+  std::snprintf(last_file, sizeof last_file, "%s", file.c_str());
+}
+
 void context::tick(const std::source_location& loc) {
   last_op = loc;
-  if (++ops > op_budget) {
-    diagnostic d;
-    d.kind = kind::op_budget;
-    d.source = source_string(loc);
-    d.message = "op-budget: program " + program_string(program) + " ran more than " +
-                std::to_string(op_budget) +
-                " tile operations without finishing: is there a loop that never ends? The last "
-                "operation was at " +
-                d.source + ". Check the loop's bound and its step.";
-    throw kernel_error(std::move(d));
+  if (tracker) tracker->note(loc);
+  count();
+}
+
+void context::over_budget() const {
+  diagnostic d;
+  d.kind = kind::op_budget;
+  std::string where = "The program has no load, store, reduction or dot yet";
+  if (last_op.line() != 0) {
+    d.source = source_string(last_op);
+    where = "The last load, store, reduction or dot was at " + d.source;
   }
+  d.message = "op-budget: program " + program_string(program) + " ran more than " +
+              std::to_string(op_budget) +
+              " tile operations without finishing: is there a loop that never ends? " + where +
+              ". Check the bound and the step of the loop around it.";
+  throw kernel_error(std::move(d));
+}
+
+void raise_poison_use(const poison_origin& origin, const std::source_location& loc) {
+  diagnostic d;
+  d.kind = kind::uninitialized_read;
+  d.source = source_string(loc);
+  d.cause = origin_string(origin);
+  const context* ctx = current;
+  d.message = std::string(kind::uninitialized_read) + ": " +
+              (ctx ? "program " + program_string(ctx->program) + ", " : "") + d.source +
+              ": a scalar used by the kernel (in an `if`, a loop bound, a conversion) is "
+              "poison.\n  " + poison_cause(origin);
+  throw kernel_error(std::move(d));
 }
 
 void raise_at(const char* k, std::string message, const std::source_location& loc) {
@@ -147,6 +226,8 @@ void access_check::raise() const {
   d.buffer = buf_.name();
   d.program = ctx.program;
   d.lanes = cat.lanes;
+  if (first == poison_mask || first == poison_offset || first == poison_value)
+    d.cause = origin_string(origin_);
   std::ostringstream s;
   s << w.kind << ": program " << program_string(ctx.program) << " " << verb_ << " "
     << buf_.name() << " " << w.what << " at " << d.source << "\n";
@@ -164,7 +245,13 @@ void access_check::raise() const {
   }
   if (cat.count > static_cast<long long>(cat.lanes.size()))
     s << "    ... and " << cat.count - static_cast<long long>(cat.lanes.size()) << " more\n";
-  s << "  " << w.hint;
+  if (origin_.what && (first == poison_mask || first == poison_offset || first == poison_value))
+    s << "  " << (first == poison_mask     ? "The mask was computed from poison. "
+                  : first == poison_offset ? "The offsets were computed from poison. "
+                                           : "")
+      << poison_cause(origin_);
+  else
+    s << "  " << w.hint;
   d.message = s.str();
   throw kernel_error(std::move(d));
 }

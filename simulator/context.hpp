@@ -9,9 +9,22 @@
 
 #include "simulator/buffer.hpp"
 #include "simulator/diagnostic.hpp"
+#include "simulator/origin.hpp"
 
 namespace tl::sim {
 
+// Where a launch is, written as it runs into memory that a supervising process can read (shared
+// with it): a kernel that crashes the process or never ends is then reported with its program and
+// the kernel line of its last tile operation. See set_progress_tracker (simulator/launch.hpp).
+struct progress_tracker {
+  std::array<int, 3> program{-1, -1, -1};  // the program running; -1 outside a launch
+  unsigned long long programs_started = 0;
+  unsigned last_line = 0;                   // the program's last tile operation; 0: none yet
+  char last_file[240] = {};                 // its file, as source_string shows it
+  const char* last_file_seen = nullptr;     // the writer's own: the name last_file was made from
+
+  void note(const std::source_location& loc);
+};
 class access_trace;
 
 struct context {
@@ -22,15 +35,24 @@ struct context {
   unsigned long long op_budget = 0;
   bool lane_by_lane = false;  // every operation through the reference path (launch_options)
   std::source_location last_op{};
+  progress_tracker* tracker = nullptr;
+  nonfinite_trace* nonfinite = nullptr;  // set while the launch traces NaN and infinities
   access_trace* trace = nullptr;  // set when the launch records which elements programs touch
   std::string* print_output = nullptr;  // where tl::print writes, when the launch collects it
 
   // Counts one tile operation against the program's budget: a loop that never ends stops here.
   void tick(const std::source_location& loc);
+  // The same for an operation that has no line of its own (elementwise arithmetic on data tiles):
+  // counted, with the last line kept.
+  void count() {
+    if (++ops > op_budget) over_budget();
+  }
+  [[noreturn]] void over_budget() const;
 };
 
 // The context of the program being simulated on this thread; null outside a launch.
 context& current_context();
+const context* current_context_or_null();
 void set_current_context(context* ctx);
 // Whether this thread's launch runs every operation lane by lane; false outside a launch.
 bool lane_by_lane();
@@ -66,6 +88,10 @@ class access_check {
     if (cat.count++ < max_listed) cat.lanes.push_back({lane, {coords, coords + rank_}, offset,
                                                         std::move(note)});
   }
+  // Where the poison of the first poisoned mask, offset or value came from.
+  void note_origin(const poison_origin& origin) {
+    if (!origin_.what) origin_ = origin;
+  }
   bool any() const {
     for (const auto& c : found_)
       if (c.count) return true;
@@ -90,7 +116,12 @@ class access_check {
   std::source_location loc_;
   int rank_;
   std::array<category, problem_count> found_{};
+  poison_origin origin_;
 };
+
+// Raises uninitialized-read for a poisoned scalar (a rank-0 tile used in an `if`), naming its
+// poison's origin.
+[[noreturn]] void raise_poison_use(const poison_origin& origin, const std::source_location& loc);
 
 // Raises a diagnostic of `kind` with `message` at the kernel's source line.
 [[noreturn]] void raise_at(const char* kind, std::string message, const std::source_location& loc);

@@ -42,6 +42,9 @@ struct diagnostic {
   std::string buffer;            // name of the buffer involved, if any
   std::string source;            // "file:line" of the kernel operation, if known
   std::vector<lane_report> lanes;
+  // Where the bad value was made, when known: "the masked load without `other` at
+  // puzzles/long_sum.hpp:23" (poison), "0 * inf: 0 * inf = nan at ..." (nan-inf).
+  std::string cause;
 };
 
 // Thrown by a tile operation that found an error; the grid runner adds the program id.

@@ -37,14 +37,15 @@ std::vector<int> program_order(long long count, const launch_options& options) {
 }
 
 namespace {
-std::array<int, 3>* program_tracker = nullptr;
+progress_tracker* tracker = nullptr;
 }
 
-void set_program_tracker(std::array<int, 3>* tracker) { program_tracker = tracker; }
+void set_progress_tracker(progress_tracker* t) { tracker = t; }
 
 void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& options) {
   ctx.grid = grid;
   ctx.op_budget = options.op_budget;
+  ctx.tracker = tracker;
   ctx.trace = options.trace;
   ctx.print_output = options.print_output;
   ctx.lane_by_lane = options.lane_by_lane;
@@ -55,19 +56,33 @@ void enter_program(context& ctx, int linear) {
   ctx.program = {linear % ctx.grid[0], (linear / ctx.grid[0]) % ctx.grid[1],
                  linear / (ctx.grid[0] * ctx.grid[1])};
   ctx.ops = 0;
-  if (program_tracker) *program_tracker = ctx.program;
+  ctx.last_op = {};
+  if (tracker) {
+    tracker->program = ctx.program;
+    tracker->last_line = 0;
+    ++tracker->programs_started;
+  }
 }
 
 diagnostic crash_diagnostic(const context& ctx, const std::string& what) {
   diagnostic d;
   d.kind = kind::crash;
   d.program = ctx.program;
-  d.message = "crash: program " + program_string(ctx.program) +
-              " threw an exception: " + what;
+  std::string after = "before its first tile operation";
+  if (ctx.last_op.line() != 0) {
+    d.source = source_string(ctx.last_op);
+    after = "after its tile operation at " + d.source;
+  }
+  d.message = "crash: program " + program_string(ctx.program) + " threw an exception " + after +
+              ": " + what +
+              "\n  Tile operations are checked, so the exception comes from plain C++ in the "
+              "kernel between that operation and the next (std::vector::at, a throw, a library "
+              "call).";
   return d;
 }
 
 void finish_launch(const std::vector<buffer*>& buffers) {
+  if (tracker) tracker->program = {-1, -1, -1};
   // The per-element maxima are kept up to date by every load and store (buffer_counters).
   for (buffer* b : buffers) {
     auto& c = b->counters;

@@ -1,6 +1,7 @@
 // The grid runner: runs a launch one program at a time, in a chosen order, with every check on.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <exception>
@@ -23,6 +24,10 @@ struct launch_options {
   sim::order order = order::forward;
   std::uint64_t seed = 0;                     // for order::shuffle
   unsigned long long op_budget = 1ull << 20;  // tile operations one program may run
+  // Record the first operations that make a NaN or an infinity (launch_result::nonfinite): the
+  // checker reruns a case that ended in nan-inf with this on, to name the cause.
+  bool trace_nonfinite = false;
+  int trace_program = -1;  // only in this program (linear id), -1 for every program
   access_trace* trace = nullptr;  // when set, records every lane of every load and store
   std::string* print_output = nullptr;  // when set, collects what tl::print prints
   // Run every operation lane by lane, the reference the bulk path must agree with bit for bit
@@ -34,6 +39,8 @@ struct launch_result {
   std::optional<diagnostic> error;  // the first problem found; the launch stops there
   long long programs_run = 0;
   unsigned long long ops = 0;       // tile operations over all programs
+  unsigned long long max_program_ops = 0;  // the most one program ran
+  nonfinite_trace nonfinite;        // with launch_options::trace_nonfinite
 };
 
 // The order in which the programs of a grid run: same options, same order, on every machine.
@@ -45,9 +52,10 @@ template <class Program>
 launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
                        const std::vector<buffer*>& buffers, Program&& program);
 
-// While set, every program's id is written here as it starts: a supervisor that survives a crash
-// of the simulated kernel can then say which program crashed.
-void set_program_tracker(std::array<int, 3>* tracker);
+// While set, every launch on this thread writes where it is into `tracker` (see progress_tracker
+// in simulator/context.hpp): a supervisor that survives a crash or a hang of the simulated kernel
+// can then say which program it was and the line of its last tile operation.
+void set_progress_tracker(progress_tracker* tracker);
 
 // Implementation -----------------------------------------------------------------------------
 
@@ -62,6 +70,10 @@ launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
   launch_result result;
   context ctx;
   begin_launch(ctx, grid, options);
+  if (options.trace_nonfinite) {
+    result.nonfinite.only_program = options.trace_program;
+    ctx.nonfinite = &result.nonfinite;
+  }
   if (options.trace) options.trace->begin_launch(grid, buffers);
   set_current_context(&ctx);
   const long long count = 1LL * grid[0] * grid[1] * grid[2];
@@ -80,6 +92,7 @@ launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
     }
     for (buffer* b : buffers) b->end_program();
     result.ops += ctx.ops;
+    result.max_program_ops = std::max(result.max_program_ops, ctx.ops);
     ++result.programs_run;
     if (result.error) break;
   }

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -77,10 +78,13 @@ inline tp::puzzle_report check(const tp::puzzle_spec& spec, tp::check_options op
   return report;
 }
 
-// Checks Kernel as the answer to puzzle `id` (the binding gives its block sizes).
+// Checks Kernel as the answer to puzzle `id` (the binding gives its block sizes). The spec lives
+// as long as the test process, so the report's `spec` stays valid.
 template <template <int...> class Kernel, class Binding>
 tp::puzzle_report check_as(const char* id, tp::check_options options = {}) {
-  return check(puzzle_with<Kernel, Binding>(id), options);
+  static std::deque<tp::puzzle_spec> specs;
+  specs.push_back(puzzle_with<Kernel, Binding>(id));
+  return check(specs.back(), options);
 }
 
 // Checks Kernel, templated on its element type and block sizes, as the answer to puzzle `id`.
@@ -98,7 +102,7 @@ inline const tl::sim::diagnostic& the_diagnostic(const tp::puzzle_report& report
 
 inline std::size_t case_index(const tp::puzzle_spec& spec, const std::vector<int>& sizes) {
   for (std::size_t c = 0; c < spec.cases.size(); ++c)
-    if (spec.cases[c] == sizes) return c;
+    if (spec.cases[c].sizes == sizes) return c;
   FAIL("the report's case is not one of the puzzle's");
   return 0;
 }

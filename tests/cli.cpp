@@ -145,7 +145,8 @@ TEST_CASE("show prints a puzzle named by its id or its number", "[cli]") {
     const auto r = run_cli("show constant-add");
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("(B0=32) (B0=128)"));
-    CHECK_THAT(r.out, Catch::Contains("(N0=32) (N0=128)"));
+    CHECK_THAT(r.out, Catch::Contains("\n  (N0=32) "));
+    CHECK_THAT(r.out, Catch::Contains("\n  (N0=128) "));
     CHECK_THAT(r.out, Catch::Contains("each case runs with the block sizes that fit it: N0 = B0"));
     // ... and one whose cases fit every block size says nothing of the kind.
     CHECK_THAT(run_cli("show vector-add").out, !Catch::Contains("that fit it"));

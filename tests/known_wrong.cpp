@@ -25,6 +25,7 @@
 #include "checker/report.hpp"
 #include "checker/spec.hpp"
 #include "check_as_puzzle.hpp"
+#include "corpus.hpp"
 #include "solutions/flash_attention_simple.hpp"
 #include "solutions/long_softmax_2loop.hpp"
 #include "solutions/long_softmax_3loop.hpp"
@@ -544,6 +545,11 @@ TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without 
     CHECK_THAT(r.details, Catch::Contains("signal 11"));
     CHECK_THAT(r.details, Catch::Contains("N0=100, B0=32"));  // the first case with a program 2
     CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
+    // The kernel line of the last tile operation before the crash, and the case as fields.
+    CHECK_THAT(r.details, Catch::Contains("after its tile operation at tests/known_wrong.cpp:"));
+    CHECK_THAT(r.json, Catch::Contains("\"source\": \"tests/known_wrong.cpp:"));
+    CHECK_THAT(r.json, Catch::Contains("\"sizes\": {\"N0\": 100}, \"blocks\": {\"B0\": 32}, "
+                                       "\"order\": \"forward\", \"seed\": 0"));
   }
   SECTION("a null dereference in program 2 is a crash too") {
     const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::null_dereference>::VectorAdd,
@@ -555,19 +561,36 @@ TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without 
     CHECK_THAT(r.details, Catch::Contains("signal 11"));
     CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
   }
-  SECTION("a loop without tile operations is stopped by the timeout as op-budget") {
+  SECTION("a loop without tile operations is stopped by the program timeout as op-budget") {
     const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::spin_forever>::VectorAdd,
                                   tp::bindings::vector_add>("vector-add");
     const auto started = std::chrono::steady_clock::now();
-    const auto r = tp::check_isolated(spec, options, 2);
+    const auto r = tp::check_isolated(spec, options, 60, 0.5);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     INFO(r.line << "\n" << r.details);
     CHECK(r.status == tp::status::failed);
     CHECK_THAT(r.json, Catch::Contains("\"kind\": \"op-budget\""));
-    CHECK_THAT(r.details, Catch::Contains("did not finish within 2 s"));
+    CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0) ran for more than 0.5 s"));
+    // Where the program was: the line of its last tile operation, before the loop.
+    CHECK_THAT(r.details, Catch::Contains("after its tile operation at tests/known_wrong.cpp:"));
+    CHECK_THAT(r.json, Catch::Contains("\"source\": \"tests/known_wrong.cpp:"));
+    CHECK_THAT(r.json, Catch::Contains("\"sizes\": {\"N0\": 100}"));
+    CHECK(seconds >= 0.45);
+    CHECK(seconds < 5);  // the whole check may take 60 s: the program's limit stopped it
+  }
+  SECTION("the whole check's timeout stops it too") {
+    const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::spin_forever>::VectorAdd,
+                                  tp::bindings::vector_add>("vector-add");
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = tp::check_isolated(spec, options, 1, 60);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    INFO(r.line << "\n" << r.details);
+    CHECK_THAT(r.json, Catch::Contains("\"kind\": \"op-budget\""));
+    CHECK_THAT(r.details, Catch::Contains("did not finish within 1 s"));
     CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
-    CHECK(seconds >= 1.9);
+    CHECK(seconds >= 0.9);
     CHECK(seconds < 10);
   }
   SECTION("their twin, the same kernel without the mishap, passes in a child process") {
@@ -581,3 +604,33 @@ TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without 
   // Still here: the test process survived its children.
   SUCCEED("the test process is alive");
 }
+
+// ---------------------------------------------------------------------------------------------
+// In the corpus (tests/corpus.hpp): each fails with its kind on 20 seeds.
+
+namespace wrong {
+template <int B0>
+using VectorAddRaisingSigsegv = with_mishap<mishap::raise_sigsegv>::VectorAdd<B0>;
+template <int B0>
+using VectorAddDereferencingNull = with_mishap<mishap::null_dereference>::VectorAdd<B0>;
+template <int B0>
+using VectorAddSpinningForever = with_mishap<mishap::spin_forever>::VectorAdd<B0>;
+template <int B0, int B1>
+using LongSoftmax3LoopAsTwoLoops = solutions::LongSoftmax3Loop<B0, B1>;
+}  // namespace wrong
+
+TP_CORPUS_GROUP("known-wrong");
+TP_WRONG(VectorAddWithoutMask, vector_add, "out-of-bounds", "Mask the lanes that fall outside");
+TP_WRONG(VectorAddSkippingLastLane, vector_add, "unwritten-output", "");
+TP_WRONG(VectorSubtract, vector_add, "wrong-result", "");
+TP_WRONG(VectorAddOverlappingBlocks, vector_add, "race-write-write", "");
+TP_WRONG(VectorAddEndlessLoop, vector_add, "op-budget", "loop");
+TP_WRONG_ISOLATED(VectorAddRaisingSigsegv, vector_add, "crash", "after its tile operation at");
+TP_WRONG_ISOLATED(VectorAddDereferencingNull, vector_add, "crash", "after its tile operation at");
+TP_WRONG_ISOLATED(VectorAddSpinningForever, vector_add, "op-budget", "ran for more than");
+TP_WRONG(SoftmaxWithoutMax, long_softmax_2loop, "nan-inf",
+         "The infinity comes from exp overflow: tl::exp(200) = inf");
+TP_WRONG(FlashAttentionLoadingKTwice, flash_attention_simple, "efficiency-budget", "");
+TP_WRONG(MatmulLoadingXTwice, matmul, "efficiency-budget", "");
+TP_WRONG(LongSoftmax3LoopAsTwoLoops, long_softmax_2loop, "efficiency-budget", "read 3 times");
+TP_CORPUS_TESTS("known-wrong")

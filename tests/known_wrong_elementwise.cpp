@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "check_as_puzzle.hpp"
+#include "corpus.hpp"
 #include "checker/bindings/constant_add.hpp"
 #include "checker/bindings/constant_add_block.hpp"
 #include "checker/bindings/outer_add.hpp"
@@ -495,3 +496,28 @@ TEST_CASE("Known-wrong outer-mul-relu-backward kernels fail with their diagnosti
     CHECK(check_as<solutions::OuterMulReluBackward, binding>(id).status == tp::status::solved);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// In the corpus (tests/corpus.hpp): each fails with its kind on 20 seeds.
+
+TP_CORPUS_GROUP("known-wrong-elementwise");
+TP_WRONG(ConstantAddToTheAddress, constant_add, "out-of-bounds", "");
+TP_WRONG(ConstantAddFor32Lanes, constant_add, "unwritten-output", "");
+TP_WRONG(ConstantAddForgettingTen, constant_add, "wrong-result", "");
+TP_WRONG(ConstantAddBlockWithoutMask, constant_add_block, "out-of-bounds", "");
+TP_WRONG(ConstantAddBlockMaskingLanes, constant_add_block, "out-of-bounds", "");
+TP_WRONG(ConstantAddBlockWithoutProgramId, constant_add_block, "race-write-write", "");
+TP_WRONG(OuterAddTransposed, outer_add, "wrong-result", "");
+TP_WRONG(OuterAddWrongRowStride, outer_add, "unwritten-output", "");
+TP_WRONG(OuterAddFor32By32, outer_add, "out-of-bounds", "");
+TP_WRONG(OuterAddBlockWithoutRowMask, outer_add_block, "out-of-bounds", "");
+TP_WRONG(OuterAddBlockLoadingTiles, outer_add_block, "efficiency-budget", "");
+TP_WRONG(OuterAddBlockSwappedGridAxes, outer_add_block, "unwritten-output", "");
+TP_WRONG(OuterAddBlockTransposed, outer_add_block, "wrong-result", "");
+TP_WRONG(OuterMulReluOnInputs, outer_mul_relu, "wrong-result", "");
+TP_WRONG(OuterMulWithoutRelu, outer_mul_relu, "wrong-result", "");
+TP_WRONG(OuterMulReluWithoutLoadMask, outer_mul_relu, "out-of-bounds", "");
+TP_WRONG(BackwardGatedOnX, outer_mul_relu_backward, "wrong-result", "");
+TP_WRONG(BackwardGateOpenAtZero, outer_mul_relu_backward, "wrong-result", "");
+TP_WRONG(BackwardYByColumn, outer_mul_relu_backward, "out-of-bounds", "");
+TP_CORPUS_TESTS("known-wrong-elementwise")

@@ -237,7 +237,7 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
   SECTION("the reference solution: four programs of 32, the tail masked, nothing wrong") {
     const auto r = run_cli("show 3 --impl solution --case 4");
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.out, Catch::Contains("case 4 of 6: N0=100, B0=32, order forward"));
+    CHECK_THAT(r.out, Catch::Contains("case 4 of 7: N0=100, B0=32, order forward"));
     const auto z = map_rows(r.out, "z");
     REQUIRE(z.size() == 2);
     CHECK(z[0] == std::string(32, '0') + std::string(32, '1'));
@@ -337,8 +337,8 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     auto r = run_cli("show 3 --impl solution --case 4 --program 4");
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("program ids go from (0, 0, 0) to (3, 0, 0)"));
-    r = run_cli("show 3 --case 7");
+    r = run_cli("show 3 --case 8");
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Catch::Contains("has cases 1 to 6"));
+    CHECK_THAT(r.err, Catch::Contains("has cases 1 to 7"));
   }
 }

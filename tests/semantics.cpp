@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <climits>
 #include <cmath>
 #include <string>
@@ -59,7 +60,7 @@ TEST_CASE("maximum and minimum propagate NaN in either position, and order -0 be
   CHECK(tl::op::minimum{}(-5LL, 3LL) == -5LL);
 }
 
-TEST_CASE("an integer lane that wrapped past int32 is reported where anything but + - * uses it",
+TEST_CASE("an integer lane past int32 is reported at the step that made it, before anything uses it",
           "[tl][semantics][index-overflow]") {
   const int big = 1'000'000'000;
   SECTION("in a comparison") {
@@ -70,7 +71,8 @@ TEST_CASE("an integer lane that wrapped past int32 is reported where anything bu
     });
     REQUIRE(r.error.has_value());
     CHECK(r.error->kind == "index-overflow");
-    CHECK_THAT(r.error->message, Catch::Contains("3000000000") && Catch::Contains("comparison"));
+    CHECK_THAT(r.error->message,
+               Catch::Contains("3 * 1000000000 = 3000000000") && Catch::Contains("multiplication"));
   }
   SECTION("in an integer division") {
     const auto r = run_one([&] {
@@ -79,7 +81,7 @@ TEST_CASE("an integer lane that wrapped past int32 is reported where anything bu
     });
     REQUIRE(r.error.has_value());
     CHECK(r.error->kind == "index-overflow");
-    CHECK_THAT(r.error->message, Catch::Contains("integer division"));
+    CHECK_THAT(r.error->message, Catch::Contains("multiplication"));
   }
   SECTION("INT_MIN / -1, when the result is used") {
     const auto r = run_one([&] {
@@ -88,7 +90,7 @@ TEST_CASE("an integer lane that wrapped past int32 is reported where anything bu
     });
     REQUIRE(r.error.has_value());
     CHECK(r.error->kind == "index-overflow");
-    CHECK_THAT(r.error->message, Catch::Contains("2147483648"));
+    CHECK_THAT(r.error->message, Catch::Contains("2147483648") && Catch::Contains("division"));
   }
   SECTION("in a conversion to float") {
     const auto r = run_one([&] {
@@ -97,7 +99,7 @@ TEST_CASE("an integer lane that wrapped past int32 is reported where anything bu
     });
     REQUIRE(r.error.has_value());
     CHECK(r.error->kind == "index-overflow");
-    CHECK_THAT(r.error->message, Catch::Contains("tl::cast"));
+    CHECK_THAT(r.error->message, Catch::Contains("1000000000 * 3 = 3000000000"));
   }
   SECTION("a float that is NaN or outside int32, converted to int") {
     const auto r = run_one([&] {
@@ -110,18 +112,90 @@ TEST_CASE("an integer lane that wrapped past int32 is reported where anything bu
   }
 }
 
-TEST_CASE("integer lanes that wrap and come back into int32 through + - * are clean, as on the GPU",
+TEST_CASE("an integer step that leaves int32 is reported where it does, even when later steps "
+          "would bring the lane back",
+          "[tl][semantics][index-overflow]") {
+  const int big = 1'000'000'000;
+  int line = 0;
+  SECTION("a multiplication, undone by a subtraction two steps later") {
+    const auto r = run_one([&] {
+      auto i = tl::arange<4>();
+      line = __LINE__; auto far = i * big * 5;  // lane 1: 5e9, wrapped to 705032704 on the GPU
+      tl::tile<int, 4> back = far - far + i;
+      (void)back;
+    });
+    REQUIRE(r.error.has_value());
+    INFO(r.error->message);
+    CHECK(r.error->kind == "index-overflow");
+    CHECK_THAT(r.error->source, Catch::EndsWith(":" + std::to_string(line)));
+    REQUIRE(r.error->lanes.size() == 1);
+    CHECK(r.error->lanes[0].lane == 1);
+    CHECK(r.error->lanes[0].offset == 5'000'000'000LL);
+    CHECK_THAT(r.error->message, Catch::Contains("multiplication") &&
+                                     Catch::Contains("1000000000 * 5 = 5000000000") &&
+                                     Catch::Contains("705032704"));
+  }
+  SECTION("an addition of a scalar from tl::program_id, in the program where it leaves int32") {
+    const auto r = tl::sim::run_grid({4, 1, 1}, {}, {}, [&] {
+      auto i = tl::arange<4>();
+      line = __LINE__; auto shifted = (i + 2'147'483'640) + tl::program_id(0) * 2;
+      tl::tile<int, 4> t = shifted - 2'147'483'640;
+      (void)t;
+    });
+    REQUIRE(r.error.has_value());
+    INFO(r.error->message);
+    CHECK(r.error->kind == "index-overflow");
+    CHECK(r.error->program == std::array<int, 3>{3, 0, 0});  // lane 2: 2147483642 + 6
+    CHECK_THAT(r.error->source, Catch::EndsWith(":" + std::to_string(line)));
+    CHECK_THAT(r.error->message, Catch::Contains("addition"));
+  }
+  SECTION("a negation of INT_MIN") {
+    const auto r = run_one([&] {
+      auto m = tl::full<2>(INT_MIN);
+      line = __LINE__; tl::tile<int, 2> n = -m + 0;
+      (void)n;
+    });
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->kind == "index-overflow");
+    CHECK_THAT(r.error->source, Catch::EndsWith(":" + std::to_string(line)));
+    CHECK_THAT(r.error->message, Catch::Contains("negation"));
+  }
+  SECTION("a sum of integer lanes") {
+    const auto r = run_one([&] {
+      line = __LINE__; int total = tl::sum(tl::full<4>(big));
+      (void)total;
+    });
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->kind == "index-overflow");
+    CHECK_THAT(r.error->source, Catch::EndsWith(":" + std::to_string(line)));
+    CHECK_THAT(r.error->message, Catch::Contains("2000000000 + 1000000000 = 3000000000"));
+  }
+  SECTION("a C++ integer too wide for the int32 tile it meets") {
+    const auto r = run_one([&] {
+      line = __LINE__; tl::tile<int, 4> t = tl::arange<4>() + 3'000'000'000LL;
+      (void)t;
+    });
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->kind == "index-overflow");
+    CHECK_THAT(r.error->source, Catch::EndsWith(":" + std::to_string(line)));
+    CHECK_THAT(r.error->message, Catch::Contains("3000000000") && Catch::Contains("does not fit"));
+  }
+}
+
+TEST_CASE("integer steps near the ends of int32 that stay inside it are clean, and exact",
           "[tl][semantics][index-overflow]") {
   std::vector<int> got;
   const auto r = run_one([&] {
     const int big = 1'000'000'000;
     auto i = tl::arange<4>();
-    tl::tile<int, 4> back = i * big * 5 - i * big * 5 + i - (-i) * 2;
-    tl::tile<bool, 4> fits = back < 100;  // compared after coming back: fine
-    tl::tile<int, 4> q = back / 2 + back % 2;
+    tl::tile<int, 4> back = (i + big) * 2 - 2 * big - i + (-i) * 2;  // 2e9 + 2i: inside int32
+    tl::tile<bool, 4> fits = back < 100;
+    tl::tile<int, 4> q = (back + 2'147'483'000) - 2'147'483'000 + INT_MAX - INT_MAX;
     for (int k = 0; k < 4; ++k) got.push_back(q.storage.value(k) + fits.storage.value(k));
+    const int total = tl::sum(tl::full<4>(500'000'000));  // 2e9: inside int32
+    got.push_back(total == 2'000'000'000 ? 7 : 0);
   });
   INFO((r.error ? r.error->message : std::string("no diagnostic")));
   REQUIRE_FALSE(r.error.has_value());
-  CHECK(got == std::vector<int>{1, 3, 4, 6});  // 3i / 2 + 3i % 2, + 1 for true
+  CHECK(got == std::vector<int>{1, 0, -1, -2, 7});  // -i, + 1 for true; the sum
 }

@@ -244,11 +244,15 @@ TEST_CASE("storing lanes of a masked load without `other` is reported as poison-
   std::vector<float> z(16);
   auto bx = input("x", x);
   auto bz = output("z", z);
-  int line = 0;
+  int line = 0, load_line = 0;
+  const auto from_the_load = [&] {
+    return Catch::Contains("The poison comes from the masked load without `other` at tests/" +
+                           at_line(load_line));
+  };
   SECTION("the loaded values themselves") {
     const auto r = tl::sim::run_grid({2, 1, 1}, {}, {&bx, &bz}, [&] {
       auto offs = tl::program_id(0) * 8 + tl::arange<8>();
-      auto v = tl::load(tl::ptr<const float>{&bx} + offs, offs < 12);
+      load_line = __LINE__; auto v = tl::load(tl::ptr<const float>{&bx} + offs, offs < 12);
       line = __LINE__; tl::store(tl::ptr<float>{&bz} + offs, v);
     });
     REQUIRE(r.error.has_value());
@@ -260,14 +264,19 @@ TEST_CASE("storing lanes of a masked load without `other` is reported as poison-
     CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
     CHECK(lanes_of(d) == std::vector<long long>{4, 5, 6, 7});
     CHECK(offsets_of(d) == std::vector<long long>{12, 13, 14, 15});
+    CHECK_THAT(d.message, from_the_load());
+    CHECK(d.cause == "the masked load without `other` at tests/" + at_line(load_line));
   }
-  SECTION("after arithmetic on them") {
+  SECTION("after arithmetic on them, in data tiles of their own") {
     const auto r = tl::sim::run_grid({2, 1, 1}, {}, {&bx, &bz}, [&] {
       auto offs = tl::program_id(0) * 8 + tl::arange<8>();
-      auto v = tl::load(tl::ptr<const float>{&bx} + offs, offs < 12);
-      line = __LINE__; tl::store(tl::ptr<float>{&bz} + offs, tl::exp(v * 0.0f) + 1.0f);
+      load_line = __LINE__; auto v = tl::load(tl::ptr<const float>{&bx} + offs, offs < 12);
+      tl::tile<float, 8> scaled = tl::where(offs < 2, 0.0f, v * 0.0f);
+      line = __LINE__; tl::store(tl::ptr<float>{&bz} + offs, tl::exp(scaled) + 1.0f);
     });
     REQUIRE(r.error.has_value());
+    INFO(r.error->message);
+    CHECK_THAT(r.error->message, from_the_load());
     CHECK(r.error->kind == "poison-store");
     CHECK(r.error->program == program_id3{1, 0, 0});
     CHECK_THAT(r.error->source, Catch::EndsWith(at_line(line)));
@@ -276,7 +285,7 @@ TEST_CASE("storing lanes of a masked load without `other` is reported as poison-
   SECTION("through a reduction") {
     const auto r = tl::sim::run_grid({2, 1, 1}, {}, {&bx, &bz}, [&] {
       auto offs = tl::program_id(0) * 8 + tl::arange<8>();
-      auto v = tl::load(tl::ptr<const float>{&bx} + offs, offs < 12);
+      load_line = __LINE__; auto v = tl::load(tl::ptr<const float>{&bx} + offs, offs < 12);
       line = __LINE__; tl::store(tl::ptr<float>{&bz} + tl::program_id(0), tl::sum(v));
     });
     REQUIRE(r.error.has_value());
@@ -284,6 +293,36 @@ TEST_CASE("storing lanes of a masked load without `other` is reported as poison-
     CHECK(r.error->program == program_id3{1, 0, 0});
     CHECK_THAT(r.error->source, Catch::EndsWith(at_line(line)));
     CHECK(offsets_of(*r.error) == std::vector<long long>{1});
+    CHECK_THAT(r.error->message, from_the_load());
+  }
+  SECTION("from a tile declared without a value, named by its declaration") {
+    int declared = 0;
+    const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx, &bz}, [&] {
+      auto offs = tl::arange<8>();
+      declared = __LINE__; tl::tile<float, 8> acc;
+      for (int k = 0; k < 2; ++k) acc = acc + tl::load(tl::ptr<const float>{&bx} + offs);
+      tl::store(tl::ptr<float>{&bz} + offs, acc);
+    });
+    REQUIRE(r.error.has_value());
+    INFO(r.error->message);
+    CHECK(r.error->kind == "poison-store");
+    CHECK_THAT(r.error->message,
+               Catch::Contains("a tl::tile declared without a value at tests/" + at_line(declared)));
+  }
+  SECTION("from an integer division by zero") {
+    std::vector<int> zi(8);
+    auto bzi = output("zi", zi);
+    const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bzi}, [&] {
+      auto i = tl::arange<8>();
+      line = __LINE__; auto q = 100 / (i - 3);
+      tl::store(tl::ptr<int>{&bzi} + i, q + 1);
+    });
+    REQUIRE(r.error.has_value());
+    INFO(r.error->message);
+    CHECK(r.error->kind == "poison-store");
+    CHECK(offsets_of(*r.error) == std::vector<long long>{3});
+    CHECK_THAT(r.error->message,
+               Catch::Contains("an integer division by zero at tests/" + at_line(line)));
   }
 }
 
@@ -353,9 +392,10 @@ TEST_CASE("reading what nothing wrote, or using poison as a mask, offset or bran
     std::vector<float> z(8);
     auto bx = input("x", x);
     auto bz = output("z", z);
+    int load_line = 0;
     const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx, &bz}, [&] {
       auto i = tl::arange<8>();
-      auto v = tl::load(tl::ptr<const float>{&bx} + i, i < 5);  // lanes 5, 6, 7 poison
+      load_line = __LINE__; auto v = tl::load(tl::ptr<const float>{&bx} + i, i < 5);  // 5..7 poison
       line = __LINE__; tl::store(tl::ptr<float>{&bz} + i, 1.0f, v > 0.0f);
     });
     REQUIRE(r.error.has_value());
@@ -366,15 +406,19 @@ TEST_CASE("reading what nothing wrote, or using poison as a mask, offset or bran
     CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
     CHECK(lanes_of(d) == std::vector<long long>{5, 6, 7});
     CHECK_THAT(d.message, Catch::Contains("poison mask"));
+    CHECK_THAT(d.message, Catch::Contains("The mask was computed from poison. The poison comes "
+                                          "from the masked load without `other` at tests/" +
+                                          at_line(load_line)));
   }
   SECTION("offsets computed from poison") {
     std::vector<int> idx{3, 2, 1, 0};
     auto x = ramp(8);
     auto bi = input("idx", idx);
     auto bx = input("x", x);
+    int load_line = 0;
     const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bi, &bx}, [&] {
       auto i = tl::arange<8>();
-      auto gather = tl::load(tl::ptr<const int>{&bi} + i, i < 4);  // lanes 4..7 poison
+      load_line = __LINE__; auto gather = tl::load(tl::ptr<const int>{&bi} + i, i < 4);  // 4..7
       line = __LINE__; auto v = tl::load(tl::ptr<const float>{&bx} + gather);
       (void)v;
     });
@@ -385,20 +429,26 @@ TEST_CASE("reading what nothing wrote, or using poison as a mask, offset or bran
     CHECK(d.buffer == "x");
     CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
     CHECK(lanes_of(d) == std::vector<long long>{4, 5, 6, 7});
+    CHECK_THAT(d.message, Catch::Contains("the masked load without `other` at tests/" +
+                                          at_line(load_line)));
   }
   SECTION("branching on a poison scalar") {
     auto x = ramp(8);
     auto bx = input("x", x);
     bool branched = false;
+    int load_line = 0;
     const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
       auto i = tl::arange<8>();
-      auto v = tl::load(tl::ptr<const float>{&bx} + i, i < 4);
+      load_line = __LINE__; auto v = tl::load(tl::ptr<const float>{&bx} + i, i < 4);
       line = __LINE__; if (tl::sum(v) > 0.0f) branched = true;
     });
     REQUIRE(r.error.has_value());
     CHECK(r.error->kind == "uninitialized-read");
     CHECK(r.error->program == program_id3{0, 0, 0});
     CHECK_THAT(r.error->source, Catch::EndsWith(at_line(line)));
+    CHECK_THAT(r.error->message, Catch::Contains("the masked load without `other` at tests/" +
+                                                 at_line(load_line)));
+    CHECK(r.error->cause == "the masked load without `other` at tests/" + at_line(load_line));
     CHECK_FALSE(branched);
   }
 }
@@ -595,7 +645,8 @@ TEST_CASE("reading one buffer and writing another, or updating your own block in
 // ---------------------------------------------------------------------------------------------
 // index-overflow
 
-TEST_CASE("offsets past int32 are reported as index-overflow", "[sim][index-overflow]") {
+TEST_CASE("offsets past int32 are reported as index-overflow at the step that left int32",
+          "[sim][index-overflow]") {
   auto x = ramp(8);
   std::vector<float> z(8);
   auto bx = input("x", x);
@@ -610,10 +661,10 @@ TEST_CASE("offsets past int32 are reported as index-overflow", "[sim][index-over
     REQUIRE(r.error.has_value());
     const diagnostic& d = *r.error;
     INFO(d.message);
-    // index-overflow outranks the out-of-bounds lanes 1 and 2
+    // the multiplication leaves int32 before the load sees lanes 1 and 2 out of bounds
     CHECK(d.kind == "index-overflow");
     CHECK(d.program == program_id3{0, 0, 0});
-    CHECK(d.buffer == "x");
+    CHECK_THAT(d.message, Catch::Contains("multiplication"));
     CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
     CHECK(lanes_of(d) == std::vector<long long>{3});
     CHECK(offsets_of(d) == std::vector<long long>{3'000'000'000LL});
@@ -621,15 +672,14 @@ TEST_CASE("offsets past int32 are reported as index-overflow", "[sim][index-over
   SECTION("in a store, below INT_MIN") {
     const auto r = tl::sim::run_grid({2, 1, 1}, {}, {&bz}, [&] {
       // program 0: 0, 0, 0, 0; program 1: 0, -1e9, -2e9, -3e9
-      auto offs = tl::arange<4>() * (-stride) * tl::program_id(0);
-      line = __LINE__; tl::store(tl::ptr<float>{&bz} + offs, 0.0f);
+      line = __LINE__; auto offs = tl::arange<4>() * tl::program_id(0) * (-stride);
+      tl::store(tl::ptr<float>{&bz} + offs, 0.0f);
     });
     REQUIRE(r.error.has_value());
     const diagnostic& d = *r.error;
     INFO(d.message);
     CHECK(d.kind == "index-overflow");
     CHECK(d.program == program_id3{1, 0, 0});
-    CHECK(d.buffer == "z");
     CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
     CHECK(lanes_of(d) == std::vector<long long>{3});  // -2e9 still fits; it is only out of bounds
     CHECK(offsets_of(d) == std::vector<long long>{-3'000'000'000LL});
@@ -691,8 +741,30 @@ TEST_CASE("a loop that never ends is stopped by the op budget and reported as op
   CHECK(d.program == program_id3{2, 0, 0});
   CHECK(r.programs_run == 3);
   CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
-  CHECK(r.ops == 10 + 10 + 51);  // programs 0 and 1 finish; program 2 stops at its 51st op
+  // Each trip is a load and an addition on data (every tile operation counts): programs 0 and 1
+  // finish after 20; program 2 stops at its 51st.
+  CHECK(r.ops == 20 + 20 + 51);
   CHECK_THAT(d.message, Catch::Contains("more than 50 tile operations"));
+}
+
+TEST_CASE("elementwise arithmetic on data tiles counts against the op budget too",
+          "[sim][op-budget]") {
+  auto x = ramp(8);
+  auto bx = input("x", x);
+  launch_options opt;
+  opt.op_budget = 50;
+  int line = 0;
+  const auto r = tl::sim::run_grid({1, 1, 1}, opt, {&bx}, [&] {
+    line = __LINE__; auto acc = tl::load(tl::ptr<const float>{&bx} + tl::arange<8>());
+    for (int k = 0; k < 1000; ++k) acc = acc * 0.5f + 1.0f;  // a loop with no load or store
+  });
+  REQUIRE(r.error.has_value());
+  const diagnostic& d = *r.error;
+  CHECK(d.kind == "op-budget");
+  CHECK(r.ops == 51);
+  // The loop has no line of its own: the report names the last load before it.
+  CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
+  CHECK_THAT(d.message, Catch::Contains("The last load, store, reduction or dot was at"));
 }
 
 TEST_CASE("loops that end within the budget are clean: the budget is per program",
@@ -702,14 +774,15 @@ TEST_CASE("loops that end within the budget are clean: the budget is per program
   auto bx = input("x", x);
   auto bz = output("z", z);
   launch_options opt;
-  opt.op_budget = 50;
+  opt.op_budget = 100;
   const auto r = tl::sim::run_grid({3, 1, 1}, opt, {&bx, &bz}, [&] {
     tl::tile<float, 8> acc = 0.0f;
     for (int k = 0; k < 40; ++k) acc = acc + tl::load(tl::ptr<const float>{&bx} + tl::arange<8>());
-    tl::store(tl::ptr<float>{&bz} + tl::program_id(0) * 8 + tl::arange<8>(), acc);  // op 41
+    tl::store(tl::ptr<float>{&bz} + tl::program_id(0) * 8 + tl::arange<8>(), acc);  // op 81
   });
   REQUIRE_CLEAN(r);
-  CHECK(r.ops == 3 * 41);  // 123 over the launch, more than 50: the budget is per program
+  CHECK(r.ops == 3 * 81);  // 243 over the launch, more than 100: the budget is per program
+  CHECK(r.max_program_ops == 81);
   for (int i = 0; i < 24; ++i) CHECK(z[i] == 40.0f * x[i % 8]);
 }
 
@@ -731,6 +804,24 @@ TEST_CASE("an exception thrown by kernel code is reported as a crash of that pro
     CHECK(d.program == program_id3{1, 0, 0});
     CHECK(r.programs_run == 2);  // the launch stops at the crash
     CHECK_THAT(d.message, Catch::Contains("the kernel gave up"));
+    CHECK_THAT(d.message, Catch::Contains("before its first tile operation"));
+  }
+  SECTION("the crash names the line of the program's last tile operation before it") {
+    std::vector<float> x(8, 1.0f);
+    auto bx = input("x", x);
+    int line = 0;
+    const auto r = tl::sim::run_grid({4, 1, 1}, {}, {&bx, &bz}, [&] {
+      line = __LINE__; auto v = tl::load(tl::ptr<const float>{&bx} + tl::program_id(0));
+      std::vector<float> small(1);
+      tl::store(tl::ptr<float>{&bz} + tl::program_id(0), small.at(tl::program_id(0)) + v);
+    });
+    REQUIRE(r.error.has_value());
+    const diagnostic& d = *r.error;
+    CHECK(d.kind == "crash");
+    CHECK(d.program == program_id3{1, 0, 0});
+    CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
+    CHECK_THAT(d.message, Catch::Contains("after its tile operation at "));
+    CHECK_THAT(d.message, Catch::Contains(at_line(line)));
   }
   SECTION("an exception that is not a std::exception") {
     launch_result r;
@@ -879,7 +970,7 @@ TEST_CASE("counters after a launch match a hand count", "[sim][counters]") {
     });
     REQUIRE_CLEAN(r);
     CHECK(r.programs_run == 3);
-    CHECK(r.ops == 9);
+    CHECK(r.ops == 3 * 4);  // two loads, an addition, a store
     CHECK(bx.counters.loads == 20);
     CHECK(bx.counters.masked_loads == 4);
     CHECK(bx.counters.load_bytes == 80);

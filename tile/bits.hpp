@@ -98,7 +98,7 @@ TL_FN auto operator<<(const A& a, const B& b) {
   static_assert(detail::integer_element_v<A> && detail::integer_element_v<B>,
                 "tl: << and >> shift integer tiles by integer counts (use tl::cast<int> on a "
                 "float or bool tile first)");
-  return make_binary<op::shift_left>(a, b);
+  return make_binary<op::shift_left>(a, b, {});
 }
 
 template <class A, class B>
@@ -107,7 +107,7 @@ TL_FN auto operator>>(const A& a, const B& b) {
   static_assert(detail::integer_element_v<A> && detail::integer_element_v<B>,
                 "tl: << and >> shift integer tiles by integer counts (use tl::cast<int> on a "
                 "float or bool tile first)");
-  return make_binary<op::shift_right>(a, b);
+  return make_binary<op::shift_right>(a, b, {});
 }
 
 template <class A, class B>
@@ -116,7 +116,7 @@ TL_FN auto operator^(const A& a, const B& b) {
   static_assert((detail::integer_element_v<A> && detail::integer_element_v<B>) ||
                     (detail::mask_element_v<A> && detail::mask_element_v<B>),
                 "tl: ^ takes two integer tiles (bitwise) or two masks (exclusive or)");
-  return make_binary<op::bit_xor>(a, b);
+  return make_binary<op::bit_xor>(a, b, {});
 }
 
 }  // namespace TL_ABI

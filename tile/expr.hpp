@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cmath>
+#include <source_location>
 #include <type_traits>
 
 #include "tile/dtypes.hpp"
@@ -42,6 +43,92 @@ using lane_t = std::conditional_t<std::is_integral_v<T> && !std::is_same_v<T, bo
 template <class D>
 struct expr_base;
 
+// Where an operation was written, kept in its node for the simulator's reports (the integer
+// operation that leaves int32, the operation that first makes a NaN); nothing on the GPU.
+#if TL_BACKEND_CPU
+using op_location = std::source_location;
+// Defined by the simulator: raise `index-overflow` for an integer operation (`symbol`) whose
+// int32 lanes a and b give r, outside int32 (the GPU would wrap it), at the operation's line; and
+// for a C++ integer that does not fit the int32 tile it meets.
+[[noreturn]] void int32_step_overflow(const char* symbol, long long a, long long b, long long r,
+                                      long long lane, const int* coords, int rank,
+                                      const op_location& loc);
+[[noreturn]] void int32_scalar_overflow(long long value, const op_location& loc);
+// Defined by the simulator: a float lane that an operation made NaN or infinite, noted for the
+// nan-inf report's cause while the checker traces the run (cheap otherwise).
+void float_turned_nonfinite(const char* op, bool binary, double a, double b, double r,
+                            const op_location& loc);
+#else
+struct op_location {
+  constexpr op_location() = default;
+  TL_FN constexpr op_location(const std::source_location&) {}
+};
+#endif
+
+// An operator's operand and the line the operator was written on. An operator cannot take a
+// defaulted std::source_location, but the conversion of one operand to this type can: its
+// default argument is evaluated where the operator is used.
+template <class E>
+struct located {
+  const E& e;
+  op_location loc;
+  TL_FN located(const E& x, std::source_location l = std::source_location::current())
+      : e(x), loc(l) {}
+};
+template <class E>
+struct located_ref {
+  E& e;
+  op_location loc;
+  TL_FN located_ref(E& x, std::source_location l = std::source_location::current())
+      : e(x), loc(l) {}
+};
+
+// A rank-0 data tile converts to its value, so the built-in operators compete with the
+// language's for it: those keep the plain operator templates (without a line).
+template <class E, class = void>
+struct converts_to_scalar : std::false_type {};
+template <class E>
+struct converts_to_scalar<E, std::void_t<typename std::remove_cvref_t<E>::value_type>>
+    : std::bool_constant<std::is_convertible_v<const std::remove_cvref_t<E>&,
+                                               typename std::remove_cvref_t<E>::value_type>> {};
+template <class E>
+inline constexpr bool converts_to_scalar_v = converts_to_scalar<E>::value;
+
+// The same two facts, asked only when an operator template is considered (its own parameter X
+// makes them dependent): expr_base<D> is instantiated while D is still incomplete.
+template <class D, class X>
+inline constexpr bool converts_to_scalar_later_v = converts_to_scalar_v<D>;
+template <class D, class X>
+inline constexpr bool has_data_later_v = D::has_data;
+
+template <class Op, class A>
+TL_FN auto make_unary(const A& a, op_location loc);
+template <class Op, class A, class B>
+TL_FN auto make_binary(const A& a, const B& b, op_location loc);
+
+// The arithmetic operators of an expression type, found by argument-dependent lookup: the
+// expression on the left (any operand on the right), or a C++ scalar on the left.
+#define TL_LOCATED_OPERATOR(sym, Op)                                                         \
+  template <class B>                                                                        \
+    requires(!converts_to_scalar_later_v<D, B> &&                                           \
+             (is_expr_v<B> ? !converts_to_scalar_v<B> : is_scalar_v<B>))                    \
+  friend TL_FN auto operator sym(located<D> a, const B& b) {                                \
+    return make_binary<op::Op>(a.e, b, a.loc);                                              \
+  }                                                                                         \
+  template <class A>                                                                        \
+    requires(!converts_to_scalar_later_v<D, A> && is_scalar_v<A>)                           \
+  friend TL_FN auto operator sym(const A& a, located<D> b) {                                \
+    return make_binary<op::Op>(a, b.e, b.loc);                                              \
+  }
+// Compound assignment to a data tile: acc += tl::dot(a, b), as in Triton.
+#define TL_LOCATED_COMPOUND(sym, Op)                                                         \
+  template <class E>                                                                        \
+    requires(has_data_later_v<D, E> && (is_expr_v<E> || is_scalar_v<E>))                   \
+  friend TL_FN D& operator sym(located_ref<D> tile, const E& e) {                           \
+    tile.e = make_binary<op::Op>(tile.e, e, tile.loc);                                      \
+    return tile.e;                                                                          \
+  }
+
 template <int Axis, class E>
 TL_FN auto expand_dims(E&& e);
 
@@ -59,7 +146,25 @@ struct expr_base : expr_tag {
     static_assert(D::shape_type::rank == 1, "tl: .row() turns a 1-D tile [N] into a row [1, N]");
     return expand_dims<0>(self());
   }
+
+  TL_LOCATED_OPERATOR(+, add)
+  TL_LOCATED_OPERATOR(-, sub)
+  TL_LOCATED_OPERATOR(*, mul)
+  TL_LOCATED_OPERATOR(/, div)
+  TL_LOCATED_OPERATOR(%, mod)
+  TL_LOCATED_COMPOUND(+=, add)
+  TL_LOCATED_COMPOUND(-=, sub)
+  TL_LOCATED_COMPOUND(*=, mul)
+  TL_LOCATED_COMPOUND(/=, div)
+
+  template <class X = D>
+    requires(!converts_to_scalar_v<X>)
+  friend TL_FN auto operator-(located<D> a) {
+    return make_unary<op::negate>(a.e, a.loc);
+  }
 };
+#undef TL_LOCATED_OPERATOR
+#undef TL_LOCATED_COMPOUND
 
 // How a node keeps a child: lazy nodes by value (they are small), data tiles by reference. A node
 // with a data child is materialized before the full-expression that built it ends, so the
@@ -148,10 +253,75 @@ template <class X, class Other>
 using operand_t = typename operand<std::remove_cvref_t<X>, Other>::type;
 
 template <class X, class Other>
-TL_FN decltype(auto) as_operand(const X& x) {
-  if constexpr (is_expr_v<X>) return (x);
-  else return operand_t<X, Other>(static_cast<typename operand_t<X, Other>::value_type>(x));
+TL_FN decltype(auto) as_operand(const X& x, op_location loc = {}) {
+  if constexpr (is_expr_v<X>) {
+    return (x);
+  } else {
+    using V = typename operand_t<X, Other>::value_type;
+#if TL_BACKEND_CPU
+    // A C++ integer wider than the int32 tile it meets (3000000000LL * rows): the GPU truncates.
+    if constexpr (std::is_integral_v<X> && std::is_integral_v<V> && !std::is_same_v<V, bool> &&
+                  sizeof(V) < sizeof(X)) {
+      if (static_cast<long long>(static_cast<V>(x)) != static_cast<long long>(x))
+        int32_scalar_overflow(static_cast<long long>(x), loc);
+    }
+#endif
+    (void)loc;
+    return operand_t<X, Other>(static_cast<V>(x));
+  }
 }
+
+// The integer operations whose int32 result the GPU wraps around: the simulator reports a lane
+// that leaves int32 at the operation that made it, with the operation's line.
+template <class Op>
+inline constexpr const char* wrapping_symbol = nullptr;
+template <>
+inline constexpr const char* wrapping_symbol<op::add> = "+";
+template <>
+inline constexpr const char* wrapping_symbol<op::sub> = "-";
+template <>
+inline constexpr const char* wrapping_symbol<op::mul> = "*";
+template <>
+inline constexpr const char* wrapping_symbol<op::div> = "/";
+template <>
+inline constexpr const char* wrapping_symbol<op::negate> = "neg";
+
+template <class T>
+inline constexpr bool is_int32_lane_v = is_integer_lane_v<T> && sizeof(T) <= 4;
+
+// The operations on float lanes by name, for the report of the first NaN or infinity.
+template <class Op>
+inline constexpr const char* float_op_name = "an operation";
+template <>
+inline constexpr const char* float_op_name<op::add> = "+";
+template <>
+inline constexpr const char* float_op_name<op::sub> = "-";
+template <>
+inline constexpr const char* float_op_name<op::mul> = "*";
+template <>
+inline constexpr const char* float_op_name<op::div> = "/";
+template <>
+inline constexpr const char* float_op_name<op::mod> = "%";
+template <>
+inline constexpr const char* float_op_name<op::negate> = "-";
+template <>
+inline constexpr const char* float_op_name<op::exp> = "tl::exp";
+template <>
+inline constexpr const char* float_op_name<op::exp2> = "tl::exp2";
+template <>
+inline constexpr const char* float_op_name<op::log> = "tl::log";
+template <>
+inline constexpr const char* float_op_name<op::log2> = "tl::log2";
+template <>
+inline constexpr const char* float_op_name<op::sqrt> = "tl::sqrt";
+template <>
+inline constexpr const char* float_op_name<op::sin> = "tl::sin";
+template <>
+inline constexpr const char* float_op_name<op::cos> = "tl::cos";
+template <>
+inline constexpr const char* float_op_name<op::maximum> = "tl::maximum";
+template <>
+inline constexpr const char* float_op_name<op::minimum> = "tl::minimum";
 
 // ---------------------------------------------------------------------------------------------
 // Interior nodes
@@ -164,9 +334,24 @@ struct unary_expr : expr_base<unary_expr<Op, A>> {
   static constexpr bool has_data = a_type::has_data;
   static constexpr bool may_poison = a_type::may_poison;
   A a;
-  TL_FN explicit unary_expr(const a_type& x) : a(x) {}
+  [[no_unique_address]] op_location loc;
+  TL_FN explicit unary_expr(const a_type& x, op_location where = {}) : a(x), loc(where) {}
   TL_FN auto eval(const pos<shape_type::rank>& p) const {
-    return static_cast<lane_t<value_type>>(Op{}(a.eval(p)));
+    const auto x = a.eval(p);
+    const auto r = static_cast<lane_t<value_type>>(Op{}(x));
+#if TL_BACKEND_CPU
+    if constexpr (wrapping_symbol<Op> != nullptr && is_int32_lane_v<value_type>) {
+      if (r < -2147483648LL || r > 2147483647LL)
+        int32_step_overflow(wrapping_symbol<Op>, 0, x, r, flat_index<shape_type>(p), p.c,
+                            shape_type::rank, loc);
+    }
+    if constexpr (std::is_floating_point_v<decltype(r)>) {
+      if (!std::isfinite(r)) [[unlikely]]
+        float_turned_nonfinite(float_op_name<Op>, false, static_cast<double>(x), 0,
+                               static_cast<double>(r), loc);
+    }
+#endif
+    return r;
   }
   TL_FN bool poison(const pos<shape_type::rank>& p) const {
     if constexpr (may_poison) return a.poison(p);
@@ -186,11 +371,26 @@ struct binary_expr : expr_base<binary_expr<Op, A, B>> {
       a_type::may_poison || b_type::may_poison || Op::template may_poison<value_type>;
   A a;
   B b;
-  TL_FN binary_expr(const a_type& x, const b_type& y) : a(x), b(y) {}
+  [[no_unique_address]] op_location loc;
+  TL_FN binary_expr(const a_type& x, const b_type& y, op_location where = {})
+      : a(x), b(y), loc(where) {}
   TL_FN auto eval(const pos<shape_type::rank>& p) const {
-    return static_cast<lane_t<value_type>>(
-        Op{}(a.eval(broadcast_pos<typename a_type::shape_type, shape_type>(p)),
-             b.eval(broadcast_pos<typename b_type::shape_type, shape_type>(p))));
+    const auto x = a.eval(broadcast_pos<typename a_type::shape_type, shape_type>(p));
+    const auto y = b.eval(broadcast_pos<typename b_type::shape_type, shape_type>(p));
+    const auto r = static_cast<lane_t<value_type>>(Op{}(x, y));
+#if TL_BACKEND_CPU
+    if constexpr (wrapping_symbol<Op> != nullptr && is_int32_lane_v<value_type>) {
+      if (r < -2147483648LL || r > 2147483647LL)
+        int32_step_overflow(wrapping_symbol<Op>, x, y, r, flat_index<shape_type>(p), p.c,
+                            shape_type::rank, loc);
+    }
+    if constexpr (std::is_floating_point_v<decltype(r)>) {
+      if (!std::isfinite(r)) [[unlikely]]
+        float_turned_nonfinite(float_op_name<Op>, true, static_cast<double>(x),
+                               static_cast<double>(y), static_cast<double>(r), loc);
+    }
+#endif
+    return r;
   }
   TL_FN bool poison(const pos<shape_type::rank>& p) const {
     if constexpr (may_poison) {
@@ -217,7 +417,9 @@ struct where_expr : expr_base<where_expr<C, A, B>> {
   C c;
   A a;
   B b;
-  TL_FN where_expr(const c_type& cond, const a_type& x, const b_type& y) : c(cond), a(x), b(y) {}
+  [[no_unique_address]] op_location loc;
+  TL_FN where_expr(const c_type& cond, const a_type& x, const b_type& y, op_location where = {})
+      : c(cond), a(x), b(y), loc(where) {}
   TL_FN auto eval(const pos<shape_type::rank>& p) const {
     using L = lane_t<value_type>;
     return c.eval(broadcast_pos<typename c_type::shape_type, shape_type>(p))
@@ -298,31 +500,28 @@ TL_FN auto finish(const E& node) {
 }
 
 template <class Op, class A>
-TL_FN auto make_unary(const A& a) {
-  return finish(unary_expr<Op, operand_t<A, A>>(a));
+TL_FN auto make_unary(const A& a, op_location loc) {
+  return finish(unary_expr<Op, operand_t<A, A>>(a, loc));
 }
 
 template <class Op, class A, class B>
-TL_FN auto make_binary(const A& a, const B& b) {
-  return finish(binary_expr<Op, operand_t<A, B>, operand_t<B, A>>(as_operand<A, B>(a),
-                                                                   as_operand<B, A>(b)));
+TL_FN auto make_binary(const A& a, const B& b, op_location loc) {
+  return finish(binary_expr<Op, operand_t<A, B>, operand_t<B, A>>(as_operand<A, B>(a, loc),
+                                                                   as_operand<B, A>(b, loc), loc));
 }
 
 template <class A, class B>
 concept tile_operands = (is_expr_v<A> || is_expr_v<B>) && (is_expr_v<A> || is_scalar_v<A>) &&
                         (is_expr_v<B> || is_scalar_v<B>);
 
+// Comparisons and bitwise operators can neither leave int32 nor make a NaN: they need no line.
+// (+ - * / % are declared with each expression type, in expr_base, to keep theirs.)
 #define TL_OPERATOR(sym, Op)                                   \
   template <class A, class B>                                  \
     requires tile_operands<A, B>                               \
   TL_FN auto operator sym(const A& a, const B& b) {            \
-    return make_binary<op::Op>(a, b);                          \
+    return make_binary<op::Op>(a, b, {});                      \
   }
-TL_OPERATOR(+, add)
-TL_OPERATOR(-, sub)
-TL_OPERATOR(*, mul)
-TL_OPERATOR(/, div)
-TL_OPERATOR(%, mod)
 TL_OPERATOR(<, less)
 TL_OPERATOR(<=, less_equal)
 TL_OPERATOR(>, greater)
@@ -333,36 +532,37 @@ TL_OPERATOR(&, bit_and)
 TL_OPERATOR(|, bit_or)
 #undef TL_OPERATOR
 
+// Arithmetic with a rank-0 data tile (the result of a full reduction), which also converts to its
+// value: these exact matches are chosen over the built-in operators, and over expr_base's.
+#define TL_SCALAR_TILE_OPERATOR(sym, Op)                                                    \
+  template <class A, class B>                                                              \
+    requires tile_operands<A, B> && (converts_to_scalar_v<A> || converts_to_scalar_v<B>)   \
+  TL_FN auto operator sym(const A& a, const B& b) {                                        \
+    return make_binary<op::Op>(a, b, {});                                                  \
+  }
+TL_SCALAR_TILE_OPERATOR(+, add)
+TL_SCALAR_TILE_OPERATOR(-, sub)
+TL_SCALAR_TILE_OPERATOR(*, mul)
+TL_SCALAR_TILE_OPERATOR(/, div)
+TL_SCALAR_TILE_OPERATOR(%, mod)
+#undef TL_SCALAR_TILE_OPERATOR
+
 template <class A>
-  requires is_expr_v<A>
+  requires is_expr_v<A> && converts_to_scalar_v<A>
 TL_FN auto operator-(const A& a) {
-  return make_unary<op::negate>(a);
+  return make_unary<op::negate>(a, {});
 }
 template <class A>
   requires is_expr_v<A>
 TL_FN auto operator~(const A& a) {
-  return make_unary<op::bit_not>(a);
+  return make_unary<op::bit_not>(a, {});
 }
 template <class A>
   requires is_expr_v<A>
 TL_FN auto operator!(const A& a) {
   static_assert(std::is_same_v<value_of_t<A>, bool>, "tl: ! applies to masks (bool tiles)");
-  return make_unary<op::bit_not>(a);
+  return make_unary<op::bit_not>(a, {});
 }
-
-// acc += tl::dot(a, b), as in Triton: compound assignment to a data tile (tl::tile).
-#define TL_COMPOUND_ASSIGN(sym, op_sym)                                          \
-  template <class T, class E>                                                   \
-    requires(is_expr_v<T> && has_data_v<T> && (is_expr_v<E> || is_scalar_v<E>)) \
-  TL_FN T& operator sym(T& tile, const E& e) {                                  \
-    tile = tile op_sym e;                                                       \
-    return tile;                                                                \
-  }
-TL_COMPOUND_ASSIGN(+=, +)
-TL_COMPOUND_ASSIGN(-=, -)
-TL_COMPOUND_ASSIGN(*=, *)
-TL_COMPOUND_ASSIGN(/=, /)
-#undef TL_COMPOUND_ASSIGN
 
 // ---------------------------------------------------------------------------------------------
 // Creation and elementwise functions (triton.language names)
@@ -398,29 +598,32 @@ TL_FN auto cast(const E& e) {
 }
 
 template <class C, class A, class B>
-TL_FN auto where(const C& c, const A& a, const B& b) {
+TL_FN auto where(const C& c, const A& a, const B& b,
+                 std::source_location loc = std::source_location::current()) {
   static_assert(is_expr_v<C> || std::is_same_v<C, bool>, "tl::where: the condition is a mask");
   // Each side is typed next to the other, so where(m, x, 0) stays a float tile for float x.
   return finish(where_expr<operand_t<C, C>, operand_t<A, B>, operand_t<B, A>>(
-      as_operand<C, C>(c), as_operand<A, B>(a), as_operand<B, A>(b)));
+      as_operand<C, C>(c, loc), as_operand<A, B>(a, loc), as_operand<B, A>(b, loc), loc));
 }
 
 template <class A, class B>
   requires tile_operands<A, B>
-TL_FN auto maximum(const A& a, const B& b) {
-  return make_binary<op::maximum>(a, b);
+TL_FN auto maximum(const A& a, const B& b,
+                   std::source_location loc = std::source_location::current()) {
+  return make_binary<op::maximum>(a, b, loc);
 }
 template <class A, class B>
   requires tile_operands<A, B>
-TL_FN auto minimum(const A& a, const B& b) {
-  return make_binary<op::minimum>(a, b);
+TL_FN auto minimum(const A& a, const B& b,
+                   std::source_location loc = std::source_location::current()) {
+  return make_binary<op::minimum>(a, b, loc);
 }
 
-#define TL_UNARY_FN(name)                 \
-  template <class A>                      \
-    requires is_expr_v<A>                 \
-  TL_FN auto name(const A& a) {           \
-    return make_unary<op::name>(a);       \
+#define TL_UNARY_FN(name)                                                                  \
+  template <class A>                                                                       \
+    requires is_expr_v<A>                                                                  \
+  TL_FN auto name(const A& a, std::source_location loc = std::source_location::current()) { \
+    return make_unary<op::name>(a, loc);                                                   \
   }
 TL_UNARY_FN(exp)
 TL_UNARY_FN(exp2)
@@ -447,6 +650,9 @@ struct is_ptr : std::false_type {};
 template <class P>
 inline constexpr bool is_ptr_v = is_ptr<std::remove_cvref_t<P>>::value;
 
+template <class P, class E>
+TL_FN auto make_ptr_expr(const P& base, const E& offsets);
+
 template <class P, class Off>
 struct ptr_expr {
   using pointer_type = P;
@@ -458,6 +664,23 @@ struct ptr_expr {
                 "tl: pointer offsets must be integer tiles");
   P base;
   Off offsets;
+
+  // More offsets on a pointer tile add to its offsets, at the line of the + or -.
+  template <class E>
+    requires(is_expr_v<E> || std::is_integral_v<E>)
+  friend TL_FN auto operator+(located<ptr_expr> p, const E& more) {
+    return make_ptr_expr(p.e.base, make_binary<op::add>(p.e.offsets, more, p.loc));
+  }
+  template <class E>
+    requires(is_expr_v<E> || std::is_integral_v<E>)
+  friend TL_FN auto operator+(const E& more, located<ptr_expr> p) {
+    return make_ptr_expr(p.e.base, make_binary<op::add>(more, p.e.offsets, p.loc));
+  }
+  template <class E>
+    requires(is_expr_v<E> || std::is_integral_v<E>)
+  friend TL_FN auto operator-(located<ptr_expr> p, const E& less) {
+    return make_ptr_expr(p.e.base, make_binary<op::sub>(p.e.offsets, less, p.loc));
+  }
 };
 
 template <class P>
@@ -486,21 +709,6 @@ template <class E, class P>
   requires is_ptr_v<P> && is_expr_v<E>
 TL_FN auto operator+(const E& offsets, const P& p) {
   return make_ptr_expr(p, offsets);
-}
-template <class PE, class E>
-  requires is_ptr_expr_v<PE> && (is_expr_v<E> || std::is_integral_v<E>)
-TL_FN auto operator+(const PE& p, const E& more) {
-  return make_ptr_expr(p.base, p.offsets + more);
-}
-template <class E, class PE>
-  requires is_ptr_expr_v<PE> && (is_expr_v<E> || std::is_integral_v<E>)
-TL_FN auto operator+(const E& more, const PE& p) {
-  return make_ptr_expr(p.base, p.offsets + more);
-}
-template <class PE, class E>
-  requires is_ptr_expr_v<PE> && (is_expr_v<E> || std::is_integral_v<E>)
-TL_FN auto operator-(const PE& p, const E& less) {
-  return make_ptr_expr(p.base, p.offsets - less);
 }
 
 // A single pointer as a rank-0 pointer tile.

@@ -7,10 +7,10 @@
 // semantics on both backends").
 //
 // Integer lanes are int32, as on the GPU and in Triton: +, - and * wrap around. The simulator
-// evaluates them exactly in 64 bits instead, and reports `index-overflow` wherever a lane outside
-// int32 is used by anything but +, - and * (a comparison, a division, a conversion, a data tile,
-// an offset). A kernel whose result depends on a wrap therefore cannot pass the simulator, and a
-// kernel that passes computes the same integers on the GPU (both agree modulo 2^32).
+// evaluates them exactly in 64 bits instead, and reports `index-overflow` at every step whose lane
+// leaves int32 (tile/expr.hpp's nodes check their own result, with their line), and wherever a lane
+// outside int32 would be used (the checks below, for lanes that come from elsewhere). A kernel that
+// passes the simulator therefore never wraps on the GPU.
 #pragma once
 
 #include <cmath>

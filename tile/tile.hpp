@@ -27,7 +27,15 @@ class basic_tile : public expr_base<basic_tile<T, S, Layout>> {
   static constexpr bool may_poison = backend::tracks_poison;
 
   // A tile nobody assigned: poison in the simulator, like a register nothing wrote.
-  TL_FN basic_tile() { backend::leave_unset(*this); }
+  // The simulator keeps the line it was declared on, for the reports of the poison it holds.
+  TL_FN basic_tile(op_location declared = std::source_location::current()) {
+#if TL_BACKEND_CPU
+    backend::leave_unset(*this, declared);
+#else
+    (void)declared;
+    backend::leave_unset(*this);
+#endif
+  }
   TL_FN explicit basic_tile(detail::uninitialized_t) {}
 
   // From any expression that broadcasts to this shape: tl::tile<float, B0> m = tl::full<B0>(-INFINITY);

@@ -31,11 +31,50 @@ void softmax_reference(const std::vector<int>& n, std::vector<tensor>& t) {
   set_from(t[1], matrix(e.array().colwise() / row_sum.array()));
 }
 
-std::vector<std::vector<int>> outer_block_cases() {
-  // With (B0, B1) = (32, 32) and (64, 16): a single partial tile, the classic set's 100 x 90,
-  // N0 past a multiple of B0 by 1, 2 and 3 (33, 66, 131), N1 past one of B1 by 1, 2 and 3
-  // (17, 34, 35); past the first two cases, grids that are never square.
-  return {{1, 1}, {3, 2}, {100, 90}, {33, 34}, {66, 17}, {131, 35}};
+case_fill values_around(double center, double spread) {
+  return [center, spread](std::vector<float>& values, const std::vector<long long>&, rng& random) {
+    fill_signed(values, random, spread);
+    for (float& v : values) v = static_cast<float>(center + v);
+  };
+}
+
+case_fill peak_at_row_end(double peak, double spread) {
+  return [peak, spread](std::vector<float>& values, const std::vector<long long>& shape,
+                        rng& random) {
+    fill_signed(values, random, spread);
+    const long long row = shape.empty() ? 1 : shape.back();
+    for (long long i = row - 1; i < static_cast<long long>(values.size()); i += row)
+      values[i] = static_cast<float>(peak);
+  };
+}
+
+case_fill magnitudes_between(double low, double high, int sign) {
+  return [low, high, sign](std::vector<float>& values, const std::vector<long long>&,
+                           rng& random) {
+    for (float& v : values) {
+      const double magnitude = low + (high - low) * random.uniform();
+      const int s = sign != 0 ? sign : (random.next() & 1 ? 1 : -1);
+      v = static_cast<float>(s * magnitude);
+    }
+  };
+}
+
+std::vector<test_case> outer_block_cases() {
+  // With (B0, B1) = (32, 32) and (64, 16).
+  return {
+      {{1, 1}, "A single element: one program, every lane but one masked off on both axes."},
+      {{3, 2}, "One partial tile, 3 x 2: catches a mask on one axis only."},
+      {{100, 90}, "The classic puzzle set's 100 x 90."},
+      {{33, 34},
+       "Tails of 1 along N0 and of 2 along N1 past a multiple of 32: catches masks off by one."},
+      {{66, 17},
+       "Tails of 2 and 1 on a grid that is not square: catches the program_id axes swapped."},
+      {{131, 35}, "Tails of 3 and 3; 131 = 2^7 + 3 is prime."},
+      {{67, 259},
+       "67 = 2^6 + 3 by 259 = 2^8 + 3: a ragged last tile on both axes with every block size, and "
+       "grids of 3 x 9 and 2 x 17 programs: catches the grid axes swapped and sizes hard-coded to "
+       "64 or 256."},
+  };
 }
 
 std::array<int, 3> outer_block_grid(const std::vector<int>& n, const std::vector<int>& b) {

@@ -17,9 +17,12 @@ const puzzle_spec& constant_add() {
     s.doc_file = "docs/puzzles/constant-add.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
-    // The classic set's x[32], and a longer vector for the second block size: a kernel that
-    // assumes 32 lanes leaves most of it unwritten.
-    s.cases = {{32}, {128}};
+    s.cases = {
+        {{32}, "The classic puzzle set's x[32], with B0 = 32."},
+        {{128},
+         "x[128] with B0 = 128: catches a kernel that assumes 32 lanes (it leaves most of z "
+         "unwritten)."},
+    };
     s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[0] == b[0]; };
     s.case_fits_rule = "N0 = B0 (one program covers the whole vector)";
     auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };

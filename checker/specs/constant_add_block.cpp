@@ -17,9 +17,19 @@ const puzzle_spec& constant_add_block() {
     s.doc_file = "docs/puzzles/constant-add-block.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
-    // One partial block (1, 2, 3), tails of 1, 2 and 3 past a multiple of 32 and of 64
-    // (33, 66, 131), and the classic set's x[200].
-    s.cases = {{1}, {2}, {3}, {33}, {66}, {131}, {200}};
+    s.cases = {
+        {{1}, "One element: every lane of the only program but one is masked off."},
+        {{2}, "Two elements in one partial block."},
+        {{3}, "Three elements in one partial block."},
+        {{33}, "A tail of 1 past a multiple of 32: catches a mask or a grid that is off by one."},
+        {{66}, "A tail of 2 past a multiple of 32 and of 64."},
+        {{131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
+        {{200}, "The classic puzzle set's x[200]."},
+        {{4099},
+         "4099 = 2^12 + 3, a prime: past every round size a kernel might assume (1024, 4096), "
+         "with a ragged last block for every B0."},
+    };
+    s.blocked_sizes = {{0, 0}};
     auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
     s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
                  {"z", true, n0, nullptr}};

@@ -47,11 +47,20 @@ const puzzle_spec& conv2d() {
     s.doc_file = "docs/puzzles/conv2d.md";
     s.size_names = {"N0", "H", "W", "KH", "KW"};
     s.block_names = {"B0", "B1"};
-    // With (B0, B1) = (8, 8) and (16, 4): one pixel; the classic set's 4 images of 8 x 8 with a
-    // 4 x 4 filter; H past a multiple of B0 by 1, 2 and 3 (17, 34, 11), W past one of B1 by 2
-    // and 3 (10, 35, 19); filters that are not square; a filter larger than the image.
-    s.cases = {{1, 1, 1, 1, 1},  {4, 8, 8, 4, 4},   {2, 17, 10, 3, 3},
-               {3, 11, 19, 2, 5}, {1, 3, 2, 4, 4}, {2, 34, 35, 5, 2}};
+    // With (B0, B1) = (8, 8) and (16, 4).
+    s.cases = {
+        {{1, 1, 1, 1, 1}, "One pixel and a 1 x 1 filter."},
+        {{4, 8, 8, 4, 4}, "The classic puzzle set's 4 images of 8 x 8 with a 4 x 4 filter."},
+        {{2, 17, 10, 3, 3}, "H past a multiple of B0 by 1, W past one of 8 by 2."},
+        {{3, 11, 19, 2, 5}, "H past 8 by 3, W past 8 and 16 by 3; a filter that is not square."},
+        {{1, 3, 2, 4, 4}, "A filter larger than the image: most taps fall beyond the edges."},
+        {{2, 34, 35, 5, 2}, "H past 32 by 2, W past 32 by 3; a tall filter."},
+        {{2, 67, 37, 3, 4},
+         "Images of 67 x 37 (primes): a ragged last tile on both axes with every block size, "
+         "grids of 9 x 5 and 5 x 10 tiles, a filter that is not square: catches swapped axes and "
+         "masks tied to one block size."},
+    };
+    s.blocked_sizes = {{1, 0}, {2, 1}};
     s.tensors = {{"x", false,
                   [](const std::vector<int>& n) {
                     return std::vector<long long>{n[0], n[1], n[2]};

@@ -24,8 +24,13 @@ const puzzle_spec& flash_attention() {
     s.block_names = {"B0", "B1", "D"};
     // One query and key; N past a multiple of 16 or 32 by 1, 2 and 3; several batches and heads;
     // head_dim 64 and 128, each with and without the causal mask.
-    s.cases = {{1, 1, 1, 64, 0},   {1, 2, 17, 64, 1},  {2, 2, 34, 64, 0}, {1, 1, 67, 64, 1},
-               {1, 1, 1, 128, 1},  {2, 1, 35, 128, 0}, {1, 2, 50, 128, 1}};
+    s.cases = {{{1, 1, 1, 64, 0}, "One query and one key: every block but the first lane masked off."},
+               {{1, 2, 17, 64, 1}, "N past a multiple of 16 by 1, causal, two heads."},
+               {{2, 2, 34, 64, 0}, "N past a multiple of 16 and 32 by 2, two batches and heads."},
+               {{1, 1, 67, 64, 1}, "N past a multiple of 16, 32 and 64 by 3, causal."},
+               {{1, 1, 1, 128, 1}, "One query and one key at head_dim 128, causal."},
+               {{2, 1, 35, 128, 0}, "N past a multiple of 16 and 32 by 3 at head_dim 128."},
+               {{1, 2, 50, 128, 1}, "N past a multiple of 16 by 2 at head_dim 128, causal."}};
     s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[3] == b[2]; };
     s.case_fits_rule = "HEAD_DIM = D";
     auto qkv = [](const std::vector<int>& n) {

@@ -18,9 +18,31 @@ const puzzle_spec& flash_attention_simple() {
     s.doc_file = "docs/puzzles/flash-attention-simple.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
-    // T past a multiple of B1 (16 or 32) by 1, 2 and 3, a single key, and the classic set's
-    // 200 queries and 200 keys.
-    s.cases = {{1, 1}, {3, 17}, {5, 34}, {9, 67}, {40, 200}, {200, 200}};
+    s.cases = {
+        {{1, 1}, "One query and one key."},
+        {{11, 67},
+         "q is positive (1 to 2) and k small noise (about -1 to 1) but for its last key, 100: "
+         "every query's maximum score arrives in the last block of keys, far above the rest. "
+         "Catches a running sum or output that is not rescaled when the maximum grows (the "
+         "earlier keys keep their full weight).",
+         {{"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_at_row_end(100.0, 1.0)}}},
+        {{13, 67},
+         "Every score q[i] * k[j] of a query lies far from zero: k is all negative (-10.5 to "
+         "-11.5) and q has magnitudes 10 to 11 of either sign, so a query with q > 0 has every "
+         "score below -105 (exp of each underflows to 0) and one with q < 0 every score above "
+         "+105 (exp overflows). Catches a running maximum that starts at 0 (0 / 0) and no maximum "
+         "at all (inf / inf); N0 = 13 and T = 67 = 2^6 + 3 leave ragged blocks for every block "
+         "size.",
+         {{"q", magnitudes_between(10.0, 11.0, 0)}, {"k", magnitudes_between(10.5, 11.5, -1)}}},
+        {{3, 17}, "A tail of 1 key past a multiple of 16."},
+        {{5, 34}, "A tail of 2 keys past a multiple of 16 and of 32."},
+        {{9, 67}, "A tail of 3 keys; N0 = 9 for B0 = 8."},
+        {{40, 200}, "40 queries and 200 keys."},
+        {{200, 200}, "The classic puzzle set's 200 queries and 200 keys."},
+        {{9, 4099},
+         "4099 = 2^12 + 3 keys, a prime: past loop bounds a kernel might hard-code (1024, 4096)."},
+    };
+    s.blocked_sizes = {{0, 0}, {1, 1}};
     auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
     auto t = [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; };
     s.tensors = {{"q", false, n0, [](auto& v, rng& r) { fill_signed(v, r, 3.0); }},

@@ -14,9 +14,35 @@ puzzle_spec softmax_spec(int passes) {
   s.summary = "z = softmax(x) along each row of x[N0, T]; B0 rows per program, B1 columns per step";
   s.size_names = {"N0", "T"};
   s.block_names = {"B0", "B1"};
-  // T past a multiple of B1 by 1, 2 and 3 (B1 is 32 or 64), a single column, the classic set's
-  // 4 x 200, and long rows.
-  s.cases = {{1, 1}, {3, 65}, {5, 34}, {6, 131}, {13, 200}, {4, 200}, {2, 1000}};
+  s.cases = {
+      {{1, 1}, "A single element: one column of a block of 32 or 64 is real."},
+      {{5, 131},
+       "Every row is small noise (about -1 to 1) but for its last element, 200: the row's "
+       "maximum arrives in its last block, far above the rest. Catches a running sum that is not "
+       "rescaled when the maximum grows (the earlier elements keep their full weight) and blocks "
+       "normalized on their own (0 / 0 where every exp of a block underflows).",
+       {{"x", peak_at_row_end(200.0, 1.0)}}},
+      {{5, 67},
+       "Every row of x lies far below zero (about -1000), so exp(x) underflows to 0 for every "
+       "element unless the row's maximum is subtracted first: catches a running maximum that "
+       "starts at 0, masked lanes loaded as 0 into the maximum (T = 67 = 2^6 + 3 leaves a ragged "
+       "block for every B1), and no maximum at all.",
+       {{"x", values_around(-1000.0, 30.0)}}},
+      {{7, 131},
+       "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
+       "every element unless the row's maximum is subtracted first.",
+       {{"x", values_around(1000.0, 30.0)}}},
+      {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
+      {{5, 34}, "A tail of 2 past a multiple of 32."},
+      {{6, 131}, "A tail of 3 past a multiple of 32 and of 64."},
+      {{13, 200}, "13 rows: the last program of B0 = 4 has one real row."},
+      {{4, 200}, "The classic puzzle set's 4 x 200."},
+      {{2, 1000}, "Long rows of 1000."},
+      {{3, 4099},
+       "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
+       "4096), with a ragged last block for every B1."},
+  };
+  s.blocked_sizes = {{0, 0}, {1, 1}};
   auto shape = [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; };
   // Large magnitudes: a softmax that does not subtract the row maximum overflows exp.
   s.tensors = {{"x", false, shape, [](auto& v, rng& r) { fill_signed(v, r, 30.0); }},

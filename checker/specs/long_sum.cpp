@@ -18,9 +18,18 @@ const puzzle_spec& long_sum() {
     s.doc_file = "docs/puzzles/long-sum.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
-    // A single element; T past a multiple of B1 (32 or 64) by 1, 2 and 3; the classic set's
-    // 4 x 200; N0 not a multiple of B0 = 4; a 1000-column row.
-    s.cases = {{1, 1}, {3, 65}, {5, 34}, {7, 131}, {4, 200}, {2, 1000}};
+    s.cases = {
+        {{1, 1}, "A single element: one column of a block of 32 or 64 is real."},
+        {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
+        {{5, 34}, "A tail of 2 past a multiple of 32; N0 = 5 for B0 = 4."},
+        {{7, 131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
+        {{4, 200}, "The classic puzzle set's 4 x 200."},
+        {{2, 1000}, "Long rows of 1000."},
+        {{3, 4099},
+         "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
+         "4096), with a ragged last block for every B1 and N0 = 3 for B0 = 4."},
+    };
+    s.blocked_sizes = {{0, 0}, {1, 1}};
     s.tensors = {
         {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; },
          [](auto& v, rng& r) { fill_signed(v, r); }},

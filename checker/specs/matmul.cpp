@@ -18,10 +18,18 @@ const puzzle_spec& matmul() {
     s.doc_file = "docs/puzzles/matmul.md";
     s.size_names = {"N0", "N1", "N2", "MID"};
     s.block_names = {"B0", "B1", "B_MID"};
-    // All sizes 1; the classic set's 4 batches of 32 x 32 @ 32 x 32; sizes past a multiple of the
-    // blocks (16 or 32) by 1, 2 and 3.
-    s.cases = {{1, 1, 1, 1},   {32, 32, 4, 32},  {17, 18, 2, 19},
-               {33, 35, 3, 50}, {64, 48, 1, 67}, {40, 70, 2, 35}};
+    s.cases = {
+        {{1, 1, 1, 1}, "All sizes 1: every tile is one real element."},
+        {{32, 32, 4, 32}, "The classic puzzle set's 4 batches of 32 x 32 @ 32 x 32."},
+        {{17, 18, 2, 19}, "Every size past a multiple of 16 by 1, 2 or 3."},
+        {{33, 35, 3, 50}, "Sizes past a multiple of 32; three batches."},
+        {{64, 48, 1, 67}, "MID = 67 = 2^6 + 3: a ragged last step along MID."},
+        {{40, 70, 2, 35}, "A tile grid wider than tall."},
+        {{67, 37, 3, 131},
+         "N0 = 67, N1 = 37 and MID = 131 = 2^7 + 3 (primes), three batches: ragged tiles on every "
+         "axis with every block size, a grid that is not square, and a loop over MID past 128."},
+    };
+    s.blocked_sizes = {{0, 0}, {1, 1}, {3, 2}};
     s.tensors = {
         {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[0], n[3]}; },
          [](auto& v, rng& r) { fill_signed(v, r); }},

@@ -53,7 +53,14 @@ const puzzle_spec& matmul_int4() {
     s.block_names = {"B0", "B1", "B_MID"};
     // One row and column; the classic set's 32 x 64 weights times a 64 x 32 activation; rows and
     // columns past a multiple of 16 or 32 by 1, 2 and 3; MID past a multiple of B_MID = 128.
-    s.cases = {{1, 1, 64}, {32, 32, 64}, {17, 18, 128}, {33, 35, 192}, {66, 19, 64}};
+    s.cases = {
+        {{1, 1, 64}, "One row and one column: every block but a corner is masked off."},
+        {{32, 32, 64}, "The classic set's 32 x 64 weights times a 64 x 32 activation."},
+        {{17, 18, 128}, "Rows and columns past a multiple of 16 by 1 and 2."},
+        {{33, 35, 192}, "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID past a "
+                        "multiple of 128."},
+        {{66, 19, 64}, "A grid that is not square: rows past a multiple of 32 by 2."}};
+    s.blocked_sizes = {{0, 0}, {1, 1}};
     auto packed = [](const std::vector<int>& n) {
       return std::vector<long long>{n[0], n[2] / fpint};
     };

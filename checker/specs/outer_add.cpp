@@ -18,9 +18,11 @@ const puzzle_spec& outer_add() {
     s.doc_file = "docs/puzzles/outer-add.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
-    // The classic set's 32 x 32, and a wide 16 x 64 z where swapping the axes or the row stride
-    // shows.
-    s.cases = {{32, 32}, {64, 16}};
+    s.cases = {
+        {{32, 32}, "The classic puzzle set's 32 x 32."},
+        {{64, 16},
+         "A wide z[16, 64]: catches x and y swapped, the axes transposed, or a row stride of N1."},
+    };
     s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) {
       return n[0] == b[0] && n[1] == b[1];
     };

@@ -19,6 +19,7 @@ const puzzle_spec& outer_add_block() {
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = outer_block_cases();
+    s.blocked_sizes = {{0, 0}, {1, 1}};
     s.tensors = {
         {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; },
          [](auto& v, rng& r) { fill_signed(v, r); }},

@@ -19,6 +19,13 @@ const puzzle_spec& outer_mul_relu() {
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = outer_block_cases();
+    s.blocked_sizes = {{0, 0}, {1, 1}};
+    s.cases.insert(
+        s.cases.begin() + 2,
+        test_case({35, 66},
+                  "x and y all negative, so every product is positive and z is the product "
+                  "itself: catches relu applied to x and y instead of to their product.",
+                  {{"x", magnitudes_between(0.25, 3.0, -1)}, {"y", magnitudes_between(0.25, 3.0, -1)}}));
     // Both signs in x and in y: about half the products are negative, and a negative times a
     // negative is positive, so relu on the inputs instead of the product fails.
     s.tensors = {

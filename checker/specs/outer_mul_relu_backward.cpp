@@ -19,6 +19,13 @@ const puzzle_spec& outer_mul_relu_backward() {
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = outer_block_cases();
+    s.blocked_sizes = {{0, 0}, {1, 1}};
+    s.cases.insert(
+        s.cases.begin() + 2,
+        test_case({35, 66},
+                  "x and y all negative, so x * y > 0 and the gate is open everywhere: catches a "
+                  "gate on x > 0 or on y > 0 alone.",
+                  {{"x", magnitudes_between(0.25, 3.0, -1)}, {"y", magnitudes_between(0.25, 3.0, -1)}}));
     auto matrix_shape = [](const std::vector<int>& n) {
       return std::vector<long long>{n[1], n[0]};
     };

@@ -18,10 +18,27 @@ const puzzle_spec& softmax_fused() {
     s.doc_file = "docs/puzzles/softmax-fused.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
-    // Rows of 1, 2 and 3 elements (all but a few lanes masked), rows past 128 and 64 by 1 and 2,
-    // the classic set's 4 x 200, rows longer than 256 that fit only B1 = 512, and N0 not a
-    // multiple of B0 = 4.
-    s.cases = {{1, 1}, {3, 2}, {5, 3}, {6, 129}, {13, 66}, {4, 200}, {3, 257}, {2, 512}};
+    s.cases = {
+        {{1, 1}, "A single element: every lane but one of the row's tile is masked off."},
+        {{5, 67},
+         "Every row of x lies far below zero (about -1000), so exp(x) underflows to 0 for every "
+         "element unless the row's maximum is subtracted first: catches masked lanes loaded as 0 "
+         "into the maximum (67 = 2^6 + 3 of 256 or 512 lanes are real) and no maximum at all.",
+         {{"x", values_around(-1000.0, 30.0)}}},
+        {{7, 131},
+         "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
+         "every element unless the row's maximum is subtracted first.",
+         {{"x", values_around(1000.0, 30.0)}}},
+        {{3, 2}, "Rows of 2 elements, often all negative."},
+        {{5, 3}, "Rows of 3 elements; N0 = 5 for B0 = 4."},
+        {{6, 129}, "Rows one past 128."},
+        {{13, 66}, "Rows of 66; 13 rows, so the last program of B0 = 4 has one real row."},
+        {{4, 200}, "The classic puzzle set's 4 x 200."},
+        {{3, 257}, "Rows of 257, longer than 256: they fit only B1 = 512."},
+        {{3, 509}, "Rows of 509, a prime just under 512."},
+        {{2, 512}, "Rows that fill B1 = 512 exactly."},
+    };
+    s.blocked_sizes = {{0, 0}, {1, 1}};
     s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[1] <= b[1]; };
     s.case_fits_rule = "T <= B1 (a whole row in one tile)";
     auto shape = [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; };

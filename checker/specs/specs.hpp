@@ -41,12 +41,23 @@ void set_from(tensor& t, const matrix& values, long long first = 0);
 // z = softmax(x) along each row, x and z [sizes[0], sizes[1]] (tensors 0 and 1).
 void softmax_reference(const std::vector<int>& sizes, std::vector<tensor>& tensors);
 
+// Fills for the cases built against a class of wrong kernels (test_case::fills).
+// Values spread like fill_signed(spread), around `center`: rows far below zero (center -1000) make
+// exp(x) underflow to 0 for every element, rows far above (+1000) overflow it.
+case_fill values_around(double center, double spread);
+// Magnitudes uniform in [low, high]: all positive (sign 1), all negative (-1), or each of either
+// sign at random (0).
+case_fill magnitudes_between(double low, double high, int sign);
+// Values spread like fill_signed(spread), except the last element of every row (the last axis),
+// which is `peak`: the row's maximum arrives in its last block, far above the rest.
+case_fill peak_at_row_end(double peak, double spread);
+
 // cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time.
 constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
 
 // The cases of the puzzles with a 2-D grid over x[N0] (axis 0, blocks of B0) and y[N1] (axis 1,
 // blocks of B1), sizes (N0, N1); and their grid, (cdiv(N0, B0), cdiv(N1, B1), 1).
-std::vector<std::vector<int>> outer_block_cases();
+std::vector<test_case> outer_block_cases();
 std::array<int, 3> outer_block_grid(const std::vector<int>& sizes, const std::vector<int>& blocks);
 
 // Every element of each named buffer is loaded at most `times` times over the whole launch.

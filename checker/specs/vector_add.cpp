@@ -17,7 +17,18 @@ const puzzle_spec& vector_add() {
     s.doc_file = "docs/puzzles/vector-add.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
-    s.cases = {{1}, {2}, {3}, {100}, {1000}, {4099}};
+    s.cases = {
+        {{1}, "One element: every lane of the only program but one is masked off."},
+        {{2}, "Two elements in one partial block."},
+        {{3}, "Three elements in one partial block."},
+        {{100}, "A partial last block for both block sizes."},
+        {{257}, "One past 256: a last block of one lane for B0 = 256, of one for B0 = 32."},
+        {{1000}, "The classic puzzle set's 1000."},
+        {{4099},
+         "4099 = 2^12 + 3, a prime: past every round size a kernel might assume (1024, 4096), "
+         "with a ragged last block for every B0."},
+    };
+    s.blocked_sizes = {{0, 0}};
     auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
     s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r); }},
                  {"y", false, n0, [](auto& v, rng& r) { fill_signed(v, r); }},

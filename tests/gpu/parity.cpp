@@ -51,11 +51,11 @@ std::string run_case(const tp::puzzle_spec& spec, std::size_t c, const std::vect
   for (auto& t : tensors)
     if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
   tp::launch_request request;
-  request.grid = spec.grid(spec.cases[c], blocks);
+  request.grid = spec.grid(spec.cases[c].sizes, blocks);
   request.tensors = &tensors;
-  request.sizes = spec.cases[c];
+  request.sizes = spec.cases[c].sizes;
   const std::string where = std::string("on ") + under_test + ", case " +
-                            tp::case_label(spec, spec.cases[c], blocks, "");
+                            tp::case_label(spec, spec.cases[c].sizes, blocks, "");
   const std::string error = launch(request);
   if (outputs) *outputs = tensors;
   if (!error.empty()) return where + ": " + error;
@@ -156,7 +156,7 @@ TEST_CASE("every GPU-capable puzzle's solution matches the reference, every case
     const auto& [id, blocks] = key;
     const auto& spec = spec_of(id);
     for (std::size_t c = 0; c < spec.cases.size(); ++c) {
-      if (!spec.runs(spec.cases[c], blocks)) continue;
+      if (!spec.runs(spec.cases[c].sizes, blocks)) continue;
       const std::string problem = run_case(spec, c, blocks, launch);
       INFO(problem);
       CHECK(problem.empty());
@@ -174,7 +174,7 @@ TEST_CASE("the solutions give the same results with every number of warps from 1
     const auto& spec = spec_of(id);
     warp_counts.insert(warps);
     for (std::size_t c = 0; c < spec.cases.size(); ++c) {
-      if (!spec.runs(spec.cases[c], blocks)) continue;
+      if (!spec.runs(spec.cases[c].sizes, blocks)) continue;
       const std::string problem = run_case(spec, c, blocks, launch);
       INFO(warps << " warps: " << problem);
       CHECK(problem.empty());
@@ -191,7 +191,7 @@ TEST_CASE("a kernel that stores nothing, as the shipped stubs do, leaves its out
     const auto& [id, blocks] = key;
     const auto& spec = spec_of(id);
     std::size_t c = 0;
-    while (c + 1 < spec.cases.size() && !spec.runs(spec.cases[c], blocks)) ++c;
+    while (c + 1 < spec.cases.size() && !spec.runs(spec.cases[c].sizes, blocks)) ++c;
     const std::string problem = run_case(spec, c, blocks, launch);
     INFO(id << ": " << problem);
     CHECK_THAT(problem, Catch::Contains("NaN"));  // poisoned outputs are reported, not passed

@@ -99,7 +99,7 @@ inline std::vector<std::string> mismatches(const inputs& in, const std::vector<f
       if (!close(e2, std::exp2(x), std::ldexp(1.0, -21))) report("exp2", i, e2, std::exp2(x));
       if (!close(q, x / b, std::ldexp(1.0, -21))) report("division", i, q, x / b);
     }
-    if (z[6 * N + i] != static_cast<float>(i)) report("wrapped integers", i, z[6 * N + i], i);
+    if (z[6 * N + i] != static_cast<float>(i)) report("integers near the ends of int32", i, z[6 * N + i], i);
   }
   for (int r = 0; r < N / 8; ++r) {
     float mx = in.a[r * 8], mn = in.a[r * 8];
