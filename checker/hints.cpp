@@ -43,9 +43,9 @@ std::string page_with_hints_folded(const std::string& page, int puzzle_number) {
   const std::size_t body = start + heading.size();
   const std::size_t end = page.find("\n## ", body);
   const std::string n = std::to_string(puzzle_number);
-  std::string text = "\n" + std::to_string(hints.size()) +
-                     " hints, one at a time, so that each can help before the next gives more "
-                     "away:\n";
+  std::string text =
+      "\nAsk for the hints one at a time, so that each can help before the next gives more "
+      "away:\n";
   for (std::size_t i = 0; i < hints.size(); ++i) {
     const std::string command =
         "tilepuzzles hint " + n + (i == 0 ? "" : " " + std::to_string(i + 1));
