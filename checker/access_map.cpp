@@ -142,20 +142,31 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
     d.kind = tl::sim::kind::not_solved;
     d.message = "not-solved: the kernel stores nothing yet. Write it in " + run.kernel_file + ".";
     run.problem = d;
-  } else if (auto d = compare_outputs(spec, run.tensors, data.expected, where)) {
-    run.problem = *d;
   }
+  // Unwritten outputs before the comparison, as `check` orders them: an element nothing wrote is
+  // poison (NaN), and calling it nan-inf would send the learner after an overflow.
   for (std::size_t t = 0; t < run.tensors.size() && !run.problem; ++t) {
-    const long long unwritten = out.buffers[t].unwritten_count();
+    const auto& buffer = out.buffers[t];
+    const long long unwritten = buffer.unwritten_count();
     if (!run.tensors[t].output || unwritten == 0) continue;
     tl::sim::diagnostic d;
     d.kind = tl::sim::kind::unwritten_output;
     d.buffer = run.tensors[t].name;
     d.message = "unwritten-output: " + where + ": " + std::to_string(unwritten) + " of " +
                 std::to_string(run.tensors[t].count()) + " elements of " + d.buffer +
-                " were never written.";
+                " were never written. The first:";
+    int shown = 0;
+    for (long long i = 0; i < buffer.count() && shown < 4; ++i)
+      if (buffer.shadow[i].writer == tl::sim::never_written) {
+        d.message += " " + d.buffer + buffer.coords_of(i);
+        ++shown;
+      }
+    d.message += "\n  Does the grid cover every element, and does the mask let the last block's "
+                 "lanes through?";
     run.problem = d;
   }
+  if (!run.problem)
+    if (auto d = compare_outputs(spec, run.tensors, data.expected, where)) run.problem = *d;
   return run;
 }
 
@@ -365,8 +376,11 @@ std::string render_maps(const traced_run& run, int program, const render_options
     for (const auto& o : v.outside)
       s << "  " << paint("out of bounds:", options.color ? "1;31" : "") << " program "
         << program_name(run.grid, o.program) << (o.store ? " stores " : " loads ") << o.count
-        << (o.count == 1 ? " lane" : " lanes") << " outside " << v.name << ", at offsets "
-        << o.first << " to " << o.last << " (valid: 0 to " << v.cells.size() - 1 << ")\n";
+        << (o.count == 1 ? " lane" : " lanes") << " outside " << v.name
+        << (o.first == o.last ? ", at offset " + std::to_string(o.first)
+                              : ", at offsets " + std::to_string(o.first) + " to " +
+                                    std::to_string(o.last))
+        << " (valid: 0 to " << v.cells.size() - 1 << ")\n";
     if (v.masked_outside)
       s << "  " << v.masked_outside << " masked-off " << (v.masked_outside == 1 ? "lane points" : "lanes point")
         << " outside " << v.name << " (fine: a masked-off lane touches nothing)\n";
@@ -375,7 +389,10 @@ std::string render_maps(const traced_run& run, int program, const render_options
       const auto& c = run.counters[t];
       s << "  counters: " << c.loads << " loads, " << c.stores << " stores, " << c.masked
         << " masked-off lanes";
-      if (c.loads) s << ", each element read at most " << c.max_element_reads << " times";
+      if (c.loads)
+        s << ", each element read at most "
+          << (c.max_element_reads == 1 ? std::string("once")
+                                       : std::to_string(c.max_element_reads) + " times");
       s << "\n";
     }
   }

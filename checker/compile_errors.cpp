@@ -416,6 +416,19 @@ bool has_keyword_argument(const std::string& code) {
   return false;
 }
 
+// Python's `tl.load(...)`: `tl.` followed by a name, not part of a longer identifier.
+bool has_python_member_access(const std::string& code) {
+  for (std::size_t at = code.find("tl."); at != std::string::npos; at = code.find("tl.", at + 1)) {
+    const bool word_start =
+        at == 0 || !(std::isalnum(static_cast<unsigned char>(code[at - 1])) || code[at - 1] == '_' ||
+                     code[at - 1] == ':');
+    const bool name_follows =
+        at + 3 < code.size() && (std::isalpha(static_cast<unsigned char>(code[at + 3])) || code[at + 3] == '_');
+    if (word_start && name_follows) return true;
+  }
+  return false;
+}
+
 std::string hint_for(const error_event& e, const std::string& message, const std::string& code) {
   // The message with what the compiler said around it: its notes and the functions it was in.
   std::string all = message + "\n";
@@ -426,6 +439,17 @@ std::string hint_for(const error_event& e, const std::string& message, const std
        contains(message, "no matching function") || contains(message, "cannot convert")))
     return "C++ has no keyword arguments: pass them in order, tl::load(pointer, mask, other) "
            "and tl::store(pointer, value, mask); tl.sum(x, axis=1) is tl::sum<1>(x).";
+  if (has_python_member_access(code) &&
+      (contains(message, "before '.' token") || contains(message, "expected unqualified-id") ||
+       contains(message, "'tl' was not declared")))
+    return "tl is a C++ namespace: write tl::load, tl::arange<B0>(), tl::program_id(0) with ::, "
+           "not Python's tl.load (docs/tl.md has a Triton-to-tl table).";
+  for (const char* f : {"arange", "zeros", "full"})
+    if (contains(message, std::string("no matching function for call to '") + f + "(") ||
+        contains(message, std::string("no matching function for call to 'tl::") + f + "("))
+      return "a tile's size is a compile-time template argument: tl.arange(0, B0) is "
+             "tl::arange<B0>(), tl.arange(s, s + B0) is s + tl::arange<B0>(), and "
+             "tl.zeros([B0, B1], dtype=tl.float32) is tl::zeros<float, B0, B1>().";
   if (contains(message, "operator<<") && contains(all, "ostream"))
     return "a tile cannot be printed with <<: write tl::print(\"acc\", acc) instead, and run "
            "`tilepuzzles show N` to see what it prints (the simulator only).";

@@ -25,4 +25,9 @@ std::vector<hint> parse_hints(const std::string& section, std::string& leftover)
 // The hints of a puzzle page's `## Hints` section.
 std::vector<hint> hints_of_page(const std::string& page);
 
+// The page as `tilepuzzles show` prints it: the `## Hints` section's folded blocks (a terminal
+// shows every one unfolded, "nearly the answer" included) replaced by how to ask for them one at
+// a time with `tilepuzzles hint`. A page without hints is returned as it is.
+std::string page_with_hints_folded(const std::string& page, int puzzle_number);
+
 }  // namespace tp

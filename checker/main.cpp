@@ -209,9 +209,11 @@ int run_show(const show_args& args) {
   const std::string& name = args.name;
   const tp::puzzle_spec* p = tp::find_puzzle(name);
   if (!p) return usage_error("unknown puzzle '" + name + "'. Puzzles: " + tp::puzzle_choices());
-  std::ifstream doc(project_file(p->doc_file));
-  if (doc) {
-    std::cout << doc.rdbuf();
+  if (!args.run && !args.html.empty())
+    return usage_error("--html draws a run of the kernel, and --no-run asks for none: leave out "
+                       "one of them.");
+  if (const auto page = read_text(project_file(p->doc_file))) {
+    std::cout << tp::page_with_hints_folded(*page, p->number);
   } else {
     std::printf("%d %s: %s\n%s\n", p->number, p->id.c_str(), p->title.c_str(), p->summary.c_str());
   }
@@ -498,10 +500,18 @@ int run_check(const check_args& args) {
     std::printf("\n");
     if (remember && reports.size() < tp::all_puzzles().size()) {
       int overall = 0;
-      for (const tp::puzzle_spec* p : tp::all_puzzles())
-        overall += tp::progress_of(*p, options.modules).state == tp::progress::solved;
+      const tp::puzzle_spec* overall_next = nullptr;
+      for (const tp::puzzle_spec* p : tp::all_puzzles()) {
+        if (tp::progress_of(*p, options.modules).state == tp::progress::solved) ++overall;
+        else if (!overall_next) overall_next = p;
+      }
       std::printf("Overall, %d of %zu puzzles are solved; 'tilepuzzles list' shows each.\n", overall,
                   tp::all_puzzles().size());
+      // Every puzzle checked is solved: the learner's next step is the first puzzle that is not.
+      if (!next && overall_next)
+        std::printf("Next: puzzle %d (%s): 'tilepuzzles show %d', then edit %s.\n",
+                    overall_next->number, overall_next->id.c_str(), overall_next->number,
+                    tp::shown_kernel_file(*overall_next, tp::impl::stub, options.modules).c_str());
     }
   }
   return solved == static_cast<int>(reports.size()) ? exit_pass : exit_fail;

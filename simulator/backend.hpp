@@ -804,6 +804,7 @@ void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffe
   values.origin = {};
   const bool trace_other = std::is_floating_point_v<Elem> && has_other && sim::tracing_nonfinite();
   sim::access_check check("loads from", *buf, loc, S::rank);
+  check.set_masked(!std::is_same_v<MaskE, full_expr<bool, shape<>>>);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     values.value(i) = detail::poison_value<Elem>();
     values.poisoned(i) = true;
@@ -874,6 +875,7 @@ void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* b
   using VS = shape_of_t<V>;
   Elem* data = static_cast<Elem*>(buf->data());
   sim::access_check check("stores to", *buf, loc, S::rank);
+  check.set_masked(!std::is_same_v<MaskE, full_expr<bool, shape<>>>);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto lane = detail::mask_lane<S>(m, p, i, check);
     if (lane == detail::lane_mask::poison) return;

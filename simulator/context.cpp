@@ -250,6 +250,10 @@ void access_check::raise() const {
                   : first == poison_offset ? "The offsets were computed from poison. "
                                            : "")
       << poison_cause(origin_);
+  else if (first == outside && masked_)
+    s << "  This " << (verb_[0] == 's' ? "store" : "load")
+      << " has a mask, and it lets these lanes through. Is its bound right (`offsets < N`, not "
+         "`<=`)? Is it built from the same offsets as the pointers, on every axis they use?";
   else
     s << "  " << w.hint;
   d.message = s.str();

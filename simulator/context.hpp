@@ -88,6 +88,9 @@ class access_check {
     if (cat.count++ < max_listed) cat.lanes.push_back({lane, {coords, coords + rank_}, offset,
                                                         std::move(note)});
   }
+  // Whether the access has a mask of its own (not the all-on mask of a load or store without
+  // one): lanes out of bounds then got through the mask, and the advice is about its bound.
+  void set_masked(bool masked) { masked_ = masked; }
   // Where the poison of the first poisoned mask, offset or value came from.
   void note_origin(const poison_origin& origin) {
     if (!origin_.what) origin_ = origin;
@@ -112,6 +115,7 @@ class access_check {
     std::vector<lane_report> lanes;
   };
   const char* verb_;
+  bool masked_ = false;
   const buffer& buf_;
   std::source_location loc_;
   int rank_;

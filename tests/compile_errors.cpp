@@ -19,14 +19,18 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
-// The report for a stored log, as if the learner's file were /learner/FILE.
-tp::compile_report report_for(const std::string& log_name, const std::string& kernel_file,
-                              bool gpu = false) {
+std::string stored_log(const std::string& log_name) {
   std::ifstream in(std::string(TILEPUZZLES_SOURCE_DIR) + "/tests/data/compile_logs/" + log_name);
   REQUIRE(in);
   std::stringstream text;
   text << in.rdbuf();
-  const std::string log = replace_all(replace_all(text.str(), "@SOURCE@", "/project"),
+  return text.str();
+}
+
+// The report for a log, as if the learner's file were /learner/FILE.
+tp::compile_report report_for_text(const std::string& text, const std::string& log_name,
+                                   const std::string& kernel_file, bool gpu = false) {
+  const std::string log = replace_all(replace_all(text, "@SOURCE@", "/project"),
                                       "@PUZZLES@", "/learner");
   tp::compile_log_context context;
   context.kernel_file = "/learner/" + kernel_file;
@@ -39,6 +43,12 @@ tp::compile_report report_for(const std::string& log_name, const std::string& ke
   tp::compile_report report = tp::summarize_compile_log(log, context);
   UNSCOPED_INFO("report for " << log_name << ":\n" << report.message);
   return report;
+}
+
+// The report for a stored log, as if the learner's file were /learner/FILE.
+tp::compile_report report_for(const std::string& log_name, const std::string& kernel_file,
+                              bool gpu = false) {
+  return report_for_text(stored_log(log_name), log_name, kernel_file, gpu);
 }
 
 int line_count(const std::string& s) {
@@ -73,6 +83,33 @@ TEST_CASE("A keyword argument is reported at the learner's line with the positio
   CHECK_THAT(r.message, Catch::Contains("hint: C++ has no keyword arguments"));
   CHECK_THAT(r.message, Catch::Contains("tl::load(pointer, mask, other)"));
   CHECK(r.errors == 1);
+}
+
+TEST_CASE("Python's tl.arange(0, B0) is answered with the template form tl::arange<B0>()",
+          "[compile-errors]") {
+  const auto r = report_for("constant_add_arange_start_stop.log", "constant_add.hpp");
+  check_shape(r, "student/constant_add.hpp");
+  CHECK(r.source == "student/constant_add.hpp:16");
+  CHECK_THAT(r.message, Catch::Contains("no matching function for call to 'arange(int, int)'"));
+  CHECK_THAT(r.message, Catch::Contains("hint: a tile's size is a compile-time template argument: "
+                                        "tl.arange(0, B0) is tl::arange<B0>()"));
+  CHECK(r.errors == 1);
+}
+
+TEST_CASE("Python's tl.load is answered with tl::load, and only where tl. is written",
+          "[compile-errors]") {
+  const auto r = report_for("constant_add_tl_dot_load.log", "constant_add.hpp");
+  check_shape(r, "student/constant_add.hpp");
+  CHECK(r.source == "student/constant_add.hpp:17");
+  CHECK_THAT(r.message, Catch::Contains("expected primary-expression before '.' token"));
+  CHECK_THAT(r.message, Catch::Contains("hint: tl is a C++ namespace: write tl::load"));
+  // The same compiler message on a line where `tl.` is only the end of a longer name gets no
+  // tl:: hint.
+  const auto other = report_for_text(
+      replace_all(stored_log("constant_add_tl_dot_load.log"), "tl.load", "ctl.load"),
+      "constant_add_tl_dot_load.log with ctl.load", "constant_add.hpp");
+  CHECK_THAT(other.message, Catch::Contains("expected primary-expression before '.' token"));
+  CHECK_THAT(other.message, !Catch::Contains("tl is a C++ namespace"));
 }
 
 TEST_CASE("std::max and std::exp on tiles: two errors, each once, in file order, with hints",

@@ -132,6 +132,23 @@ TEST_CASE("list shows each puzzle's state from its last check", "[ux][modules]")
   }
 }
 
+TEST_CASE("check of solved puzzles names the next puzzle to try; of a failing one, that one",
+          "[ux][modules]") {
+  const std::string dir = fresh_dir("next-puzzle");
+  const tp::puzzle_spec& first = puzzle("constant-add");
+  write_text(dir + "/" + stub_name(first), solved_stub(first));
+  auto r = run_cli("check --puzzles " + dir + " 1");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("Overall, 1 of " + std::to_string(tp::all_puzzles().size())));
+  CHECK_THAT(r.out, Catch::Contains("Next: puzzle 2 (constant-add-block): 'tilepuzzles show 2', "
+                                    "then edit "));
+  // Puzzle 2 is checked and not solved: it is the one named, once.
+  r = run_cli("check --puzzles " + dir + " 1 2");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("Next: puzzle 2 (constant-add-block): edit "));
+  CHECK_THAT(r.out, !Catch::Contains("'tilepuzzles show 2'"));
+}
+
 TEST_CASE("watch checks again when a file is saved, and Ctrl-C ends it cleanly", "[ux][modules]") {
   const std::string dir = fresh_dir("watch");
   const tp::puzzle_spec& p = puzzle("vector-add");
@@ -192,6 +209,28 @@ std::vector<std::string> map_rows(const std::string& out, const std::string& buf
 
 }  // namespace
 
+TEST_CASE("show prints the page without its hints, and says how to ask for them one at a time",
+          "[ux][show]") {
+  for (const tp::puzzle_spec* p : tp::all_puzzles()) {
+    INFO(p->id);
+    const auto hints = tp::hints_of_page(read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/" +
+                                                   p->doc_file));
+    REQUIRE(hints.size() == 3);
+    const auto r = run_cli("show " + std::to_string(p->number) + " --no-run");
+    CHECK(r.exit_code == 0);
+    for (const auto& h : hints) CHECK_THAT(r.out, !Catch::Contains(h.body));
+    CHECK_THAT(r.out, !Catch::Contains("<details>"));
+    const std::string n = std::to_string(p->number);
+    CHECK_THAT(r.out, Catch::Contains("## Hints"));
+    CHECK_THAT(r.out, Catch::Contains("tilepuzzles hint " + n + " "));
+    CHECK_THAT(r.out, Catch::Contains("tilepuzzles hint " + n + " 3"));
+    CHECK_THAT(r.out, Catch::Contains("nearly the answer"));
+    // The rest of the page is there, after the hints as before them.
+    CHECK_THAT(r.out, Catch::Contains("## The math"));
+    CHECK_THAT(r.out, Catch::Contains("## What the checker enforces"));
+  }
+}
+
 TEST_CASE("show maps which program touched which elements, and what went wrong", "[ux][show]") {
   const std::string dir = fresh_dir("show");
   const tp::puzzle_spec& p = puzzle("vector-add");
@@ -204,6 +243,7 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     CHECK(z[0] == std::string(32, '0') + std::string(32, '1'));
     CHECK(z[1] == std::string(32, '2') + std::string(4, '3') + std::string(28, ' '));
     CHECK_THAT(r.out, Catch::Contains("28 masked-off lanes point outside x"));
+    CHECK_THAT(r.out, Catch::Contains("each element read at most once"));
     CHECK_THAT(r.out, Catch::Contains("This run is right"));
     CHECK(r.out.find('\033') == std::string::npos);  // not a terminal: plain text
   }
@@ -230,6 +270,27 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     REQUIRE(z.size() == 2);
     CHECK(z[1] == std::string(32, '2') + "####" + std::string(28, ' '));
     CHECK_THAT(r.out, Catch::Contains("out-of-bounds: program (3, 0, 0)"));
+  }
+  SECTION("a mask off by one: the one lane past the end, at its one offset") {
+    const std::string kernel = replace_all(solved_stub(p), "offsets < N0", "offsets <= N0");
+    REQUIRE(kernel != solved_stub(p));
+    write_text(dir + "/" + stub_name(p), kernel);
+    const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
+    // x or y, whichever of the sum's two loads the compiler evaluates first.
+    CHECK_THAT(r.out, Catch::Matches(R"([\s\S]*out of bounds: program \(3, 0, 0\) loads 1 lane )"
+                                     R"(outside [xy], at offset 100 \(valid: 0 to 99\)[\s\S]*)"));
+  }
+  SECTION("elements nothing wrote are unwritten-output, as check says, not nan-inf") {
+    // A tile of 16 lanes where the block has 32: the last 16 elements of each block stay poison.
+    const std::string kernel = replace_all(solved_stub(p), "tl::arange<B0>()", "tl::arange<16>()");
+    REQUIRE(kernel != solved_stub(p));
+    write_text(dir + "/" + stub_name(p), kernel);
+    const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
+    CHECK_THAT(r.out, Catch::Contains("unwritten-output: case N0=100, B0=32, order forward: 48 of "
+                                      "100 elements of z were never written. The first: z[16] "
+                                      "z[17] z[18] z[19]"));
+    CHECK_THAT(r.out, !Catch::Contains("nan-inf"));
+    CHECK_THAT(run_cli("check 3 --puzzles " + dir).out, Catch::Contains("unwritten-output"));
   }
   SECTION("what tl::print printed, after the maps; check prints none of it") {
     const std::string kernel = solved_stub(p);
@@ -263,6 +324,15 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     CHECK(run_cli("show 3 --impl solution").out.find('\033') == std::string::npos);
     CHECK(run_cli("show 3 --impl solution --color always --no-run").out.find('\033') ==
           std::string::npos);
+  }
+  SECTION("--html with --no-run is a usage error, not a page silently left unwritten") {
+    const std::string html = dir + "/no-run.html";
+    std::remove(html.c_str());
+    const auto r = run_cli("show 3 --no-run --html " + html);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("--html draws a run of the kernel"));
+    CHECK(r.out.empty());
+    CHECK(read_text(html).empty());
   }
   SECTION("a program or a case that does not exist is a usage error") {
     auto r = run_cli("show 3 --impl solution --case 4 --program 4");

@@ -153,6 +153,37 @@ TEST_CASE("a load without a mask past the end of the buffer is reported as out-o
     CHECK(d.lanes[3].coords == std::vector<int>{3, 3});
     CHECK(offsets_of(d) == std::vector<long long>{15, 16, 17, 18});
     CHECK_THAT(d.message, Catch::Contains("5 lanes") && Catch::Contains("[3, 5]"));
+    // The load has a mask: the advice is about the mask it has, not to add one.
+    CHECK_THAT(d.message, Catch::Contains("This load has a mask, and it lets these lanes through"));
+    CHECK_THAT(d.message, !Catch::Contains("pass a mask such as"));
+  }
+  SECTION("with a mask one past the end (<= for <): the advice is about the mask's bound") {
+    auto x = ramp(12);
+    auto bx = input("x", x);
+    const auto r = tl::sim::run_grid({2, 1, 1}, {}, {&bx}, [&] {
+      auto offs = tl::program_id(0) * 8 + tl::arange<8>();
+      auto v = tl::load(tl::ptr<const float>{&bx} + offs, offs <= 12);
+      (void)v;
+    });
+    REQUIRE(r.error.has_value());
+    const diagnostic& d = *r.error;
+    INFO(d.message);
+    CHECK(d.kind == "out-of-bounds");
+    CHECK(offsets_of(d) == std::vector<long long>{12});
+    CHECK_THAT(d.message, Catch::Contains("This load has a mask, and it lets these lanes through. "
+                                          "Is its bound right (`offsets < N`, not `<=`)?"));
+  }
+  SECTION("without a mask: the advice is to add one") {
+    auto x = ramp(12);
+    auto bx = input("x", x);
+    const auto r = tl::sim::run_grid({2, 1, 1}, {}, {&bx}, [&] {
+      auto v = tl::load(tl::ptr<const float>{&bx} + tl::program_id(0) * 8 + tl::arange<8>());
+      (void)v;
+    });
+    REQUIRE(r.error.has_value());
+    CHECK_THAT(r.error->message, Catch::Contains("Mask the lanes that fall outside: pass a mask "
+                                                 "such as `offsets < N` to this load/store."));
+    CHECK_THAT(r.error->message, !Catch::Contains("has a mask"));
   }
 }
 
