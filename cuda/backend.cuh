@@ -10,6 +10,7 @@
 //   cuda/memory.cuh        load and store: 16-byte vectors, predicated lanes, first copies only
 //   cuda/reduce.cuh        reductions: registers, butterfly shuffles, warps through shared memory
 //   cuda/dot.cuh           dot with fp32 operands: FFMA in the accumulator layout, operands in shared memory
+//   cuda/pipeline.cuh      loads of a pipelined tl::range: cp.async into per-thread stage slots, ahead
 //   cuda/mma.cuh           dot on the tensor cores (tl::tf32, float16, bfloat16): mma.sync, ldmatrix, swizzled shared memory
 //
 // The warps per program are a compile-time constant of the translation unit (TL_NUM_WARPS, part
@@ -28,6 +29,7 @@
 #include "cuda/layout.cuh"
 #include "cuda/memory.cuh"
 #include "cuda/mma.cuh"
+#include "cuda/pipeline.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
 #include "tile/expr.hpp"
@@ -120,7 +122,10 @@ __device__ __forceinline__ int num_programs(int axis, const std::source_location
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
 __device__ __forceinline__ auto load(const PE& pe, const MaskE& m, const OtherE& o,
                                      const std::source_location&) {
-  return cuda::load<Elem, S, has_other>(pe, m, o);
+  if constexpr (cuda::can_pipeline<PE, MaskE>)
+    return cuda::pipelined_load<Elem, S, has_other>(pe, m, o);
+  else
+    return cuda::load<Elem, S, has_other>(pe, m, o);
 }
 
 template <class Elem, class S, class PE, class V, class MaskE>

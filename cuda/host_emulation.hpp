@@ -64,6 +64,16 @@ struct block {
   jmp_buf back{};  // where the scheduler continues
   std::vector<int> state;  // 0 running or ready, 1 at a barrier, 2 finished
   std::vector<unsigned long long> exchange[2];  // shuffle slots, used alternately
+  // cp.async: each thread's committed groups of copies (oldest first) and its open group. A copy
+  // happens only when a wait completes its group, so a read of shared memory that a wait does not
+  // cover sees the old bytes, as it may on a GPU.
+  struct async_copy {
+    void* to;
+    const void* from;
+    int bytes;
+  };
+  std::vector<std::vector<std::vector<async_copy>>> async_groups;
+  std::vector<std::vector<async_copy>> async_open;
   int exchange_round = 0;
   std::function<void()> body;
   std::string error;
@@ -92,6 +102,8 @@ struct block {
     exchange[0].assign(threads, 0);
     exchange[1].assign(threads, 0);
     exchange_round = 0;
+    async_groups.assign(threads, {});
+    async_open.assign(threads, {});
     // Stacks are kept for the next block: allocating and touching them again is the slow part.
     static thread_local std::vector<std::unique_ptr<char[]>> stacks;
     while (static_cast<int>(stacks.size()) < threads) stacks.emplace_back(new char[stack_bytes]);
@@ -145,6 +157,24 @@ struct block {
 inline block& this_block() {
   if (!current_block) throw std::logic_error("tl emulation: GPU code ran outside a block");
   return *current_block;
+}
+
+// cp.async.{ca,cg}.shared.global, commit_group, wait_group N and wait_all of the running thread.
+inline void async_copy(void* to, const void* from, int bytes) {
+  auto& b = this_block();
+  b.async_open[b.running].push_back({to, from, bytes});
+}
+inline void async_commit() {
+  auto& b = this_block();
+  b.async_groups[b.running].push_back(std::move(b.async_open[b.running]));
+  b.async_open[b.running].clear();
+}
+inline void async_wait(std::size_t pending) {
+  auto& groups = this_block().async_groups[this_block().running];
+  std::size_t done = 0;
+  for (; groups.size() - done > pending; ++done)
+    for (const auto& c : groups[done]) std::memcpy(c.to, c.from, static_cast<std::size_t>(c.bytes));
+  groups.erase(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
 }  // namespace tl::emulation

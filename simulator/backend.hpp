@@ -1354,6 +1354,13 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
   return out;
 }
 
+// A pipelined tl::range runs as the plain loop it reads as: nothing to keep (tile/range.hpp).
+template <int Stages>
+struct pipeline {
+  template <class State>
+  void begin_iteration(State&) {}
+};
+
 }  // namespace backend
 
 }  // namespace TL_ABI

@@ -1,6 +1,7 @@
 #include "simulator/context.hpp"
 
 #include "tile/expr.hpp"
+#include "tile/range.hpp"
 
 #include <cstdio>
 #include <sstream>
@@ -114,6 +115,13 @@ void int32_scalar_overflow(long long value, const op_location& loc) {
 void float_turned_nonfinite(const char* op, bool binary, double a, double b, double r,
                             const op_location& loc) {
   sim::note_nonfinite(op, binary, a, b, r, loc);
+}
+
+void range_step_zero(const op_location& loc) {
+  sim::raise_at(sim::kind::crash,
+                "tl::range with a step of 0 never ends (Python's range refuses it too). Give the "
+                "step of the loop: tl::range(lo, hi, step).",
+                loc);
 }
 
 void float_to_int32_overflow(double value) {

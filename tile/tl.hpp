@@ -13,6 +13,7 @@
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
 #include "tile/precision.hpp"
+#include "tile/range.hpp"
 #include "tile/reshape.hpp"
 #include "tile/shape.hpp"
 

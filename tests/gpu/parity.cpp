@@ -333,3 +333,34 @@ TEST_CASE("float16 and bfloat16 tiles: loads, stores, casts, arithmetic and NaN 
   });
   CHECK(kernels >= 4);
 }
+
+TEST_CASE("loads in a pipelined tl::range give the bits of the same loads in a plain loop, with "
+          "2, 3 and 4 stages",
+          "[gpu][pipeline]") {
+  int kernels = 0;
+  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+    if constexpr (requires { Kernel::pipelined_half; }) {
+      ++kernels;
+      auto setup = setup_for<Kernel>(name);
+      tp::launch_request request;
+      request.tensors = &setup.tensors;
+      request.sizes = setup.sizes;
+      const std::string error = kernels_under_test().tests.at(name)(request);
+      INFO(name);
+      REQUIRE(error.empty());
+      const auto& z = setup.tensors.back().values;
+      std::vector<std::string> wrong;
+      for (int i = 0; i < Kernel::pipelined_half && wrong.size() < 8; ++i)
+        if (std::bit_cast<std::uint32_t>(z[i]) !=
+            std::bit_cast<std::uint32_t>(z[i + Kernel::pipelined_half])) {
+          std::ostringstream m;
+          m << "computation " << i / (Kernel::pipelined_half / Kernel::computations) << ", z[" << i
+            << "]: " << z[i] << " pipelined, " << z[i + Kernel::pipelined_half] << " in a plain loop";
+          wrong.push_back(m.str());
+        }
+      for (const auto& w : wrong) UNSCOPED_INFO(w);
+      CHECK(wrong.empty());
+    }
+  });
+  CHECK(kernels >= 4);
+}

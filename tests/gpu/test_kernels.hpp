@@ -8,6 +8,7 @@
 #include "tests/kernels/every_op.hpp"
 #include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
+#include "tests/kernels/pipeline.hpp"
 #include "tests/kernels/semantics.hpp"
 
 namespace tp::gpu_tests {
@@ -57,6 +58,12 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 256, 4>>("half bfloat16<256>, 4 warps");
   f.template operator()<test_kernels::HalfOps<tl::float16, 64, 1>>("half float16<64>, 1 warp");
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 512, 8>>("half bfloat16<512>, 8 warps");
+  // Stages and warps within 48 KiB of static shared memory: every prefetched load of the
+  // kernel's seven kinds holds its stages.
+  f.template operator()<test_kernels::Pipelined<2, 16, 4>>("pipelined range, 2 stages, 4 warps");
+  f.template operator()<test_kernels::Pipelined<3, 16, 2>>("pipelined range, 3 stages, 2 warps");
+  f.template operator()<test_kernels::Pipelined<4, 16, 1>>("pipelined range, 4 stages, 1 warp");
+  f.template operator()<test_kernels::Pipelined<3, 32, 1>>("pipelined range, 3 stages, 1 warp");
 }
 
 // Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test

@@ -1,0 +1,388 @@
+// The pipelined k-loop: a load inside `tl::range(..., tl::num_stages<S>)` whose pointer depends on
+// the range's index is copied into shared memory with cp.async S - 1 iterations ahead, and read
+// back from there when its iteration comes.
+//
+// The index of a range is a lazy leaf that reads the range's counter (tile/range.hpp), so the
+// load's offsets and mask, evaluated with the counter moved to a later iteration's value, are that
+// iteration's. Each thread copies exactly the elements its registers will hold in the load's
+// layout, into its own slots of a stage buffer (slot-major, then vector, then thread: the threads
+// of a warp write and read consecutive 16-byte vectors), and reads back only what it copied:
+// nothing is shared between threads, so the copies need cp.async.wait_group and no barrier.
+//
+//   first iteration   the site claims its stage buffer and copies iterations 0 .. S' - 2
+//   every iteration   copy iteration n + S' - 1 (if it is one), wait for iteration n's copies,
+//                     read them, and put `other` in the lanes the mask (evaluated now) switches off
+//
+// Which load is which ("site"): the rank of the pipelined load within the iteration and its
+// type. A load of the same type as an earlier one in the same iteration (two identical
+// expressions on two base pointers), a load that first appears after the first iteration (a
+// branch), one whose rank now holds a load of another type, and one whose stage buffer another
+// live range claimed (a pipelined range nested in one with an identical load) are loaded plainly.
+// The prefetch used the loop's scalars and base pointer as they were S' - 1 iterations earlier:
+// the load compares the expressions it copied with (kept per slot, in the range) with the current
+// ones, and where they differ (a scalar or pointer that changes in the loop besides the index) it
+// loads plainly. So every load gives the bits a plain loop gives.
+//
+// A site's stages S' are the range's S, fewer where S stage buffers of the tile would pass
+// max_stage_bytes (static shared memory is 48 KiB per kernel, shared with dot's staging and
+// conversions); with fewer than 2 it is not pipelined. A load whose offsets or mask hold a data
+// tile (computed from loaded values) cannot be evaluated ahead and is loaded plainly.
+#pragma once
+
+#include "cuda/runtime.cuh"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cuda/evaluate.cuh"
+#include "cuda/memory.cuh"
+#include "cuda/tile_storage.cuh"
+#include "tile/memory.hpp"
+#include "tile/range.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+namespace cuda {
+
+// The stage buffers of one site may take this much of the kernel's 48 KiB of static shared memory.
+inline constexpr int max_stage_bytes = 16 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// cp.async (sm_80 and later; plain copies before, and in the host emulation deferred to the wait)
+
+template <int Bytes>
+__device__ __forceinline__ void copy_async(void* to, const void* from) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "tl (GPU backend): cp.async moves 4, 8 or 16 bytes");
+#if defined(TL_EMULATED_GPU)
+  emulation::async_copy(to, from, Bytes);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned at = static_cast<unsigned>(__cvta_generic_to_shared(to));
+  if constexpr (Bytes == 16)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(at), "l"(from) : "memory");
+  else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(at), "l"(from), "n"(Bytes)
+                 : "memory");
+#else
+  std::memcpy(to, from, Bytes);
+#endif
+}
+
+__device__ __forceinline__ void commit_copies() {
+#if defined(TL_EMULATED_GPU)
+  emulation::async_commit();
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+// Waits until at most `newer` committed groups are in flight (the groups committed after the one
+// waited for).
+__device__ __forceinline__ void wait_copies(unsigned newer) {
+#if defined(TL_EMULATED_GPU)
+  emulation::async_wait(newer);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  switch (newer) {
+    case 0: asm volatile("cp.async.wait_group 0;\n" ::: "memory"); break;
+    case 1: asm volatile("cp.async.wait_group 1;\n" ::: "memory"); break;
+    case 2: asm volatile("cp.async.wait_group 2;\n" ::: "memory"); break;
+    case 3: asm volatile("cp.async.wait_group 3;\n" ::: "memory"); break;
+    case 4: asm volatile("cp.async.wait_group 4;\n" ::: "memory"); break;
+    case 5: asm volatile("cp.async.wait_group 5;\n" ::: "memory"); break;
+    case 6: asm volatile("cp.async.wait_group 6;\n" ::: "memory"); break;
+    default: asm volatile("cp.async.wait_group 7;\n" ::: "memory"); break;
+  }
+#else
+  (void)newer;
+#endif
+}
+
+__device__ __forceinline__ void wait_all_copies() {
+  commit_copies();
+  wait_copies(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The index leaves of an expression
+
+// The stages of the range whose index E reads: 0 for none, -1 for indexes of ranges of
+// different stages.
+template <class E>
+struct is_range_index_expr : std::false_type {};
+template <int St>
+struct is_range_index_expr<range_index_expr<St>> : std::true_type {};
+
+template <class E>
+constexpr int index_stages() {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (is_range_index_expr<X>::value) {
+    return X::stages;
+  } else {
+    int found = 0;
+    auto meet = [&](int s) {
+      if (s == 0 || found == -1) return;
+      found = found == 0 || found == s ? s : -1;
+      if (s == -1) found = -1;
+    };
+    if constexpr (requires { typename X::c_type; }) meet(index_stages<typename X::c_type>());
+    if constexpr (requires { typename X::a_type; }) meet(index_stages<typename X::a_type>());
+    if constexpr (requires { typename X::b_type; }) meet(index_stages<typename X::b_type>());
+    return found;
+  }
+}
+
+// The range of the first index leaf of `e`; `several` when another leaf reads another range.
+template <int St, class E>
+__device__ __forceinline__ void find_range(const E& e, range_state<St>*& range, bool& several) {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (std::is_same_v<X, range_index_expr<St>>) {
+    if (range && range != e.range) several = true;
+    range = e.range;
+  } else {
+    if constexpr (requires { typename X::c_type; }) find_range<St>(e.c, range, several);
+    if constexpr (requires { typename X::a_type; }) find_range<St>(e.a, range, several);
+    if constexpr (requires { typename X::b_type; }) find_range<St>(e.b, range, several);
+  }
+}
+
+// The run-time state of a lazy expression besides its index leaves, as 32-bit words: its scalars
+// and, for a pointer tile, the base address. Two expressions of one type with the same state
+// compute the same lanes at the same index.
+template <class E>
+constexpr int state_words() {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (requires { typename X::pointer_type; typename X::offsets_type; }) {
+    return 2 + state_words<typename X::offsets_type>();
+  } else if constexpr (is_range_index_expr<X>::value) {
+    return 0;
+  } else if constexpr (requires { std::declval<X>().value; }) {
+    return static_cast<int>((sizeof(std::declval<X>().value) + 3) / 4);
+  } else {
+    int n = 0;
+    if constexpr (requires { typename X::c_type; }) n += state_words<typename X::c_type>();
+    if constexpr (requires { typename X::a_type; }) n += state_words<typename X::a_type>();
+    if constexpr (requires { typename X::b_type; }) n += state_words<typename X::b_type>();
+    return n;
+  }
+}
+
+// Writes (Save) or compares (!Save) the state words of `e` at `words`, moving `words` past them.
+template <bool Save, class E>
+__device__ __forceinline__ bool visit_state(const E& e, unsigned*& words) {
+  using X = std::remove_cvref_t<E>;
+  auto field = [&](const auto& v) {
+    constexpr int n = static_cast<int>((sizeof(v) + 3) / 4);
+    unsigned here[n] = {};
+    std::memcpy(here, &v, sizeof(v));
+    bool same = true;
+    for (int i = 0; i < n; ++i) {
+      if constexpr (Save) words[i] = here[i];
+      else same = same && words[i] == here[i];
+    }
+    words += n;
+    return same;
+  };
+  if constexpr (requires { typename X::pointer_type; typename X::offsets_type; }) {
+    const bool base = field(reinterpret_cast<unsigned long long>(e.base.address));
+    return visit_state<Save>(e.offsets, words) && base;
+  } else if constexpr (is_range_index_expr<X>::value) {
+    return true;
+  } else if constexpr (requires { e.value; }) {
+    return field(e.value);
+  } else {
+    bool same = true;
+    if constexpr (requires { typename X::c_type; }) same = visit_state<Save>(e.c, words) && same;
+    if constexpr (requires { typename X::a_type; }) same = visit_state<Save>(e.a, words) && same;
+    if constexpr (requires { typename X::b_type; }) same = visit_state<Save>(e.b, words) && same;
+    return same;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+// What a pipelined load keeps between iterations, per site and slot: the expressions its copies
+// were made with.
+template <int Stages>
+struct pipeline_sites {
+  static constexpr int max_sites = 4;
+  static constexpr int saved_words = 16;
+  int iteration = -1;
+  int site = 0;
+  unsigned committed = 0;  // cp.async groups this thread committed in the range
+  const void* tag[max_sites] = {};
+  bool dead[max_sites] = {};
+  unsigned group[max_sites][Stages];  // the group of each slot's copies
+  unsigned saved[max_sites][Stages][saved_words];
+};
+
+template <class... Types>
+struct pipeline_key;
+
+// The stage buffer of one load site (Key: its types): `Stages` slots of every thread's
+// registers, then one word per thread naming the range that claimed it.
+template <class Key, int Bytes>
+__device__ __forceinline__ unsigned char* stage_memory() {
+  alignas(16) __shared__ unsigned char buffer[Bytes];
+  return buffer;
+}
+
+template <class PE, class MaskE>
+inline constexpr bool can_pipeline =
+    !has_data_v<typename PE::offsets_type> && !has_data_v<MaskE> &&
+    index_stages<typename PE::offsets_type>() >= 2 &&
+    (index_stages<MaskE>() == 0 || index_stages<MaskE>() == index_stages<typename PE::offsets_type>()) &&
+    state_words<PE>() + state_words<MaskE>() <= pipeline_sites<2>::saved_words;
+
+// Elements of one vector access of Elem in layout L, and the stages one site of it can have.
+template <class Elem, class L>
+inline constexpr int access_vector = 1 << vector_bits<Elem, L>();
+template <class Elem, class L, int Stages>
+inline constexpr int site_stages = [] {
+  constexpr long long per_stage = static_cast<long long>(L::registers) * threads * sizeof(Elem);
+  int s = Stages;
+  while (s > 1 && s * per_stage + threads * 4 > max_stage_bytes) --s;
+  return s;
+}();
+
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+__device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, const OtherE& o) {
+  using Offsets = typename PE::offsets_type;
+  using L = layouts::layout<result_layout_or<S, access_blocked_layout<S, Elem>, Offsets, MaskE, OtherE>()>;
+  constexpr int St = index_stages<Offsets>();
+  constexpr int SS = site_stages<Elem, L, St>;
+  if constexpr (SS < 2) {
+    return load<Elem, S, has_other>(pe, m, o);
+  } else {
+    range_state<St>* range = nullptr;
+    bool several = false;
+    find_range<St>(pe.offsets, range, several);
+    find_range<St>(m, range, several);
+    auto& p = range->pipeline.sites;
+    const int rank = p.site++;
+    if (several || rank >= p.max_sites || p.dead[rank]) return load<Elem, S, has_other>(pe, m, o);
+
+    constexpr int V = access_vector<Elem, L>;
+    constexpr int groups = L::registers / V;
+    constexpr int slot_elements = L::registers * threads;
+    constexpr int bytes = SS * slot_elements * static_cast<int>(sizeof(Elem)) + threads * 4;
+    unsigned char* const memory = stage_memory<pipeline_key<PE, MaskE, OtherE, S>, bytes>();
+    Elem* const stages = reinterpret_cast<Elem*>(memory);
+    unsigned* const owner = reinterpret_cast<unsigned*>(memory + SS * slot_elements * sizeof(Elem));
+    const int tid = static_cast<int>(threadIdx.x);
+    const unsigned me = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&p));
+    const auto thread = thread_coords<S, L>();
+    using OffS = shape_of_t<Offsets>;
+    using MaskS = shape_of_t<MaskE>;
+    using OtherS = shape_of_t<OtherE>;
+
+    // Copies iteration n + ahead's tile into its slot, with the expressions it was made with.
+    auto issue = [&](int ahead) {
+      const int n = p.iteration + ahead;
+      const long long index = static_cast<long long>(range->current) + static_cast<long long>(ahead) * range->step;
+      if (ahead > 0 && !range->within(index)) return;
+      const int slot = n % SS;
+      const int saved_current = range->current;
+      range->current = static_cast<int>(index);
+      unsigned* saved = p.saved[rank][slot];
+      visit_state<true>(pe, saved);
+      visit_state<true>(m, saved);
+      const Elem* base = pe.base.address;
+      Elem* to = stages + slot * slot_elements;
+      static_for<groups>([&](auto g) {
+        bool on[V];
+        int offset[V];
+        static_for<V>([&](auto j) {
+          const auto q = position<S, L, g * V + j>(thread);
+          on[j] = m.eval(broadcast_pos<MaskS, S>(q));
+          offset[j] = static_cast<int>(pe.offsets.eval(broadcast_pos<OffS, S>(q)));
+        });
+        Elem* unit = to + (g * threads + tid) * V;
+        constexpr int unit_bytes = V * static_cast<int>(sizeof(Elem));
+        if constexpr (unit_bytes == 4 || unit_bytes == 8 || unit_bytes == 16) {
+          bool whole = true;
+          static_for<V>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
+          whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % unit_bytes == 0;
+          if (whole) {
+            copy_async<unit_bytes>(unit, base + offset[0]);
+            return;
+          }
+        }
+        static_for<V>([&](auto j) {
+          if (on[j]) {
+            if constexpr (sizeof(Elem) == 4 || sizeof(Elem) == 8)
+              copy_async<static_cast<int>(sizeof(Elem))>(unit + j, base + offset[j]);
+            else
+              unit[j] = base[offset[j]];
+          }
+        });
+      });
+      range->current = saved_current;
+      commit_copies();
+      p.group[rank][slot] = p.committed++;
+    };
+
+    const void* tag = memory;
+    if (p.iteration == 0 && p.tag[rank] == nullptr) {
+      for (int earlier = 0; earlier < rank; ++earlier)
+        if (p.tag[earlier] == tag) p.dead[rank] = true;
+      if (p.dead[rank]) return load<Elem, S, has_other>(pe, m, o);
+      wait_all_copies();  // nothing of an enclosing range still lands in this buffer
+      owner[tid] = me;
+      p.tag[rank] = tag;
+      for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead);
+    }
+    if (p.tag[rank] != tag || owner[tid] != me) {
+      p.dead[rank] = true;
+      return load<Elem, S, has_other>(pe, m, o);
+    }
+    issue(SS - 1);
+    const int slot = p.iteration % SS;
+    wait_copies(p.committed - 1 - p.group[rank][slot]);
+    unsigned* saved = p.saved[rank][slot];
+    const bool same_pointers = visit_state<false>(pe, saved);
+    if (!(visit_state<false>(m, saved) && same_pointers)) return load<Elem, S, has_other>(pe, m, o);
+
+    const auto other = bind_for<L, S>(o);
+    basic_tile<Elem, S, L> out(detail::uninitialized_t{});
+    const Elem* from = stages + slot * slot_elements;
+    static_for<groups>([&](auto g) {
+      const auto chunk = *reinterpret_cast<const vector<Elem, V>*>(from + (g * threads + tid) * V);
+      static_for<V>([&](auto j) {
+        constexpr int k = g * V + j;
+        const auto q = position<S, L, k>(thread);
+        out.storage.regs[k] = m.eval(broadcast_pos<MaskS, S>(q))
+                                  ? chunk.v[j]
+                                  : op::cast_to<Elem>{}(other.eval(broadcast_pos<OtherS, S>(q)));
+      });
+    });
+    return out;
+  }
+}
+
+}  // namespace cuda
+
+namespace backend {
+
+// A plain range keeps nothing; a pipelined one the sites of its loads (cuda/pipeline.cuh).
+template <int Stages>
+struct pipeline {
+  cuda::pipeline_sites<Stages> sites;
+  template <class State>
+  __device__ __forceinline__ void begin_iteration(State&) {
+    ++sites.iteration;
+    sites.site = 0;
+  }
+  __device__ __forceinline__ ~pipeline() {
+    if (sites.committed != 0) cuda::wait_all_copies();  // no copy lands after the range
+  }
+};
+template <>
+struct pipeline<1> {
+  template <class State>
+  __device__ __forceinline__ void begin_iteration(State&) {}
+};
+
+}  // namespace backend
+
+}  // namespace TL_ABI
+}  // namespace tl

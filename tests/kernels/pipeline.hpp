@@ -1,0 +1,85 @@
+// Loads in a pipelined tl::range, for the GPU tests: the same computations in a
+// `tl::range(..., tl::num_stages<Stages>)` and in a plain `for (int ...)`, each into its own half
+// of z, which the test compares bit for bit (and with the simulator). The loads cover what the
+// lowering (cuda/pipeline.cuh) must get right: 2-D operands of a dot with a ragged last block,
+// two loads of one type in one body, a load that does not depend on the index, a scalar and a
+// base pointer that change in the loop besides the index, a negative step, and a pipelined range
+// inside another with a load of the same type.
+#pragma once
+
+#include "tile/tl.hpp"
+
+namespace test_kernels {
+
+template <int Stages, int B, int Warps>
+struct Pipelined {
+  static constexpr int num_warps = Warps;
+  static constexpr int tile = 64 * B;  // x and y
+  static constexpr int computations = 7;
+  static constexpr int pipelined_half = computations * B * B;  // z: the pipelined half, then the plain one
+  static constexpr int outputs = 2 * pipelined_half;
+
+  template <class Loop>
+  static TL_FN void compute(Loop loop, tl::ptr<const float> x, tl::ptr<const float> y,
+                            tl::ptr<float> z, int n) {
+    auto ar = tl::arange<B>();
+    auto whole = [](auto t) { return tl::cast<float>(tl::cast<int>(t * 8.0f)); };
+    const int K = n / B - 3;  // a ragged last block of 16
+    auto slice = [&](int s) { return z + s * B * B; };
+
+    // The operands of a dot, as in matmul.
+    tl::tile<float, B, B> acc = 0.0f;
+    for (auto k : loop(0, K, 16)) {
+      auto ks = k + tl::arange<16>();
+      auto a = tl::load(x + ar.col() * K + ks.row(), (ks < K).row(), 0.0f);
+      auto b = tl::load(y + ks.col() * B + ar.row(), (ks < K).col(), 0.0f);
+      acc = tl::dot(whole(a), whole(b), acc);
+    }
+    tl::store(slice(0) + ar.col() * B + ar.row(), acc);
+
+    // Two loads of one type (x and y differ only in value), and one without the index.
+    const int limit = n - 5;
+    tl::tile<float, B> s1 = 0.0f;
+    for (auto k : loop(0, limit, B)) {
+      s1 += tl::load(x + k + ar, k + ar < limit, 0.0f) + tl::load(y + k + ar, k + ar < limit, 1.0f);
+      s1 += tl::load(y + ar + 3);
+    }
+    tl::store(slice(1) + ar, s1);
+
+    // A scalar that changes with the iteration besides the index, and a base pointer that moves.
+    tl::tile<float, B> s2 = 0.0f, s3 = 0.0f;
+    auto moving = y;
+    for (auto k : loop(0, limit - 2 * B, B)) {
+      int shift = (k / B) % 3;
+      s2 += tl::load(x + (k + ar) + shift);
+      s3 += tl::load(moving + k + ar, k + ar < limit - 80, -2.0f);
+      moving = moving + 1;
+    }
+    tl::store(slice(2) + ar, s2);
+    tl::store(slice(3) + ar, s3);
+
+    // A negative step.
+    tl::tile<float, B> s4 = 0.0f;
+    for (auto k : loop(limit - 1, -B, -B)) s4 = s4 * 0.5f + tl::load(x + k + ar, (k + ar >= 0) & (k + ar < n), 0.0f);
+    tl::store(slice(4) + ar, s4);
+
+    // A pipelined range inside another, both with a load of one type.
+    tl::tile<float, B> s5 = 0.0f, s6 = 0.0f;
+    for (auto k : loop(0, 6 * B, B)) {
+      s5 += tl::load(x + k + ar);
+      for (auto j : loop(2 * B, 5 * B, B)) s6 = s6 * 0.25f + tl::load(x + j + ar) + tl::cast<float>(ar * 0 + k);
+      s5 += tl::load(y + k + ar);
+    }
+    tl::store(slice(5) + ar, s5);
+    tl::store(slice(6) + ar, s6);
+  }
+
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int n) const {
+    compute([](int lo, int hi, int step) { return tl::range(lo, hi, step, tl::num_stages<Stages>); },
+            x, y, z, n);
+    compute([](int lo, int hi, int step) { return tl::range(lo, hi, step); }, x, y, z + pipelined_half, n);
+  }
+};
+
+}  // namespace test_kernels
