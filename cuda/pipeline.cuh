@@ -2,8 +2,8 @@
 // the range's index is copied into shared memory with cp.async S - 1 iterations ahead, and read
 // back from there when its iteration comes.
 //
-// The index of a range is a lazy leaf that reads the range's counter (tile/range.hpp), so the
-// load's offsets and mask, evaluated with the counter moved to a later iteration's value, are that
+// The index of a range is a lazy leaf that holds the index and its range (tile/range.hpp), so a
+// copy of the load's offsets and mask with the leaves moved to a later iteration's index are that
 // iteration's. Each thread copies exactly the elements its registers will hold in the load's
 // layout, into its own slots of a stage buffer (slot-major, then vector, then thread: the threads
 // of a warp write and read consecutive 16-byte vectors), and reads back only what it copied:
@@ -61,10 +61,9 @@ __device__ __forceinline__ void copy_async(void* to, const void* from) {
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned at = static_cast<unsigned>(__cvta_generic_to_shared(to));
   if constexpr (Bytes == 16)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(at), "l"(from) : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(at), "l"(from));
   else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(at), "l"(from), "n"(Bytes)
-                 : "memory");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(at), "l"(from), "n"(Bytes));
 #else
   std::memcpy(to, from, Bytes);
 #endif
@@ -74,7 +73,7 @@ __device__ __forceinline__ void commit_copies() {
 #if defined(TL_EMULATED_GPU)
   emulation::async_commit();
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
+  asm volatile("cp.async.commit_group;\n" ::);
 #endif
 }
 
@@ -144,6 +143,21 @@ __device__ __forceinline__ void find_range(const E& e, range_state<St>*& range, 
     if constexpr (requires { typename X::c_type; }) find_range<St>(e.c, range, several);
     if constexpr (requires { typename X::a_type; }) find_range<St>(e.a, range, several);
     if constexpr (requires { typename X::b_type; }) find_range<St>(e.b, range, several);
+  }
+}
+
+// Moves every index leaf of `e` (a copy of the load's expression) to iteration index `index`.
+template <class E>
+__device__ __forceinline__ void move_index(E& e, int index) {
+  using X = std::remove_cvref_t<E>;
+  if constexpr (is_range_index_expr<X>::value) {
+    e.value = index;
+  } else if constexpr (requires { typename X::pointer_type; typename X::offsets_type; }) {
+    move_index(e.offsets, index);
+  } else {
+    if constexpr (requires { typename X::c_type; }) move_index(e.c, index);
+    if constexpr (requires { typename X::a_type; }) move_index(e.a, index);
+    if constexpr (requires { typename X::b_type; }) move_index(e.b, index);
   }
 }
 
@@ -283,11 +297,16 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
       const long long index = static_cast<long long>(range->current) + static_cast<long long>(ahead) * range->step;
       if (ahead > 0 && !range->within(index)) return;
       const int slot = n % SS;
-      const int saved_current = range->current;
-      range->current = static_cast<int>(index);
+#if defined(__CUDA_ARCH__)
+      asm volatile("" ::: "memory");  // this slot's reads, an iteration ago, are done
+#endif
       unsigned* saved = p.saved[rank][slot];
       visit_state<true>(pe, saved);
       visit_state<true>(m, saved);
+      PE ahead_pe = pe;
+      MaskE ahead_mask = m;
+      move_index(ahead_pe, static_cast<int>(index));
+      move_index(ahead_mask, static_cast<int>(index));
       const Elem* base = pe.base.address;
       Elem* to = stages + slot * slot_elements;
       static_for<groups>([&](auto g) {
@@ -295,8 +314,8 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
         int offset[V];
         static_for<V>([&](auto j) {
           const auto q = position<S, L, g * V + j>(thread);
-          on[j] = m.eval(broadcast_pos<MaskS, S>(q));
-          offset[j] = static_cast<int>(pe.offsets.eval(broadcast_pos<OffS, S>(q)));
+          on[j] = ahead_mask.eval(broadcast_pos<MaskS, S>(q));
+          offset[j] = static_cast<int>(ahead_pe.offsets.eval(broadcast_pos<OffS, S>(q)));
         });
         Elem* unit = to + (g * threads + tid) * V;
         constexpr int unit_bytes = V * static_cast<int>(sizeof(Elem));
@@ -318,7 +337,6 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
           }
         });
       });
-      range->current = saved_current;
       commit_copies();
       p.group[rank][slot] = p.committed++;
     };

@@ -6,9 +6,9 @@
 //     auto a = tl::load(x + rows.col() * K + ks.row(), ...);
 //
 // The loop variable is an index that converts to int, so scalar C++ with it works as with an
-// int. Combined with a tile (`k + tl::arange<B>()`, `x + k`) it becomes a lazy leaf that reads
-// the range's counter through a pointer rather than copying its value: a pointer or mask
-// expression built from it can then be evaluated at a later iteration's index. The simulator runs
+// int. Combined with a tile (`k + tl::arange<B>()`, `x + k`) it becomes a lazy leaf that holds
+// the index and knows its range: a pointer or mask expression built from it can then be
+// evaluated at a later iteration's index, by a copy with the leaf's index moved. The simulator runs
 // the range as the plain loop it reads as; the GPU lowering (cuda/pipeline.cuh) uses that to
 // copy the tiles of the iterations ahead into shared memory while the current one computes.
 // With num_stages<1> (the default) nothing is prefetched.
@@ -49,7 +49,9 @@ struct range_state {
   TL_FN bool within(long long i) const { return step > 0 ? i < hi : i > hi; }
 };
 
-// The loop variable inside a tile expression: a rank-0 lazy int that reads the live counter.
+// The loop variable inside a tile expression: a rank-0 lazy int holding the iteration's index,
+// and the range it came from, through which the GPU lowering finds the range's state and
+// evaluates the expression at a later iteration's index (cuda/pipeline.cuh).
 template <int Stages>
 struct range_index_expr : expr_base<range_index_expr<Stages>> {
   using value_type = int;
@@ -57,11 +59,12 @@ struct range_index_expr : expr_base<range_index_expr<Stages>> {
   static constexpr bool has_data = false;
   static constexpr bool may_poison = false;
   static constexpr int stages = Stages;
+  int value;
   range_state<Stages>* range;
-  TL_FN explicit range_index_expr(range_state<Stages>* r) : range(r) {}
+  TL_FN explicit range_index_expr(range_state<Stages>* r) : value(r->current), range(r) {}
   template <int R>
   TL_FN index_t eval(const pos<R>&) const {
-    return range->current;
+    return value;
   }
   template <int R>
   TL_FN bool poison(const pos<R>&) const {
