@@ -18,7 +18,7 @@ struct Matmul {
     auto y_batch = y + batch * MID * N1;
 
     tl::tile<float, B0, B1> acc = 0.0f;
-    for (auto k : tl::range(0, MID, B_MID, tl::num_stages<3>)) {
+    for (auto k : tl::range(0, MID, B_MID)) {
       auto ks = k + tl::arange<B_MID>();
       auto a = tl::load(x_batch + rows.col() * MID + ks.row(),
                         (rows < N0).col() & (ks < MID).row(), 0.0f);
