@@ -182,8 +182,9 @@ constexpr int state_words() {
   }
 }
 
-// Writes (Save) or compares (!Save) the state words of `e` at `words`, moving `words` past them.
-template <bool Save, class E>
+// Writes (Save) or compares (!Save) the state words of `e` at `words`, `stride` apart (one
+// thread's words in a buffer of every thread's), moving `words` past them.
+template <bool Save, int Stride, class E>
 __device__ __forceinline__ bool visit_state(const E& e, unsigned*& words) {
   using X = std::remove_cvref_t<E>;
   auto field = [&](const auto& v) {
@@ -192,50 +193,48 @@ __device__ __forceinline__ bool visit_state(const E& e, unsigned*& words) {
     std::memcpy(here, &v, sizeof(v));
     bool same = true;
     for (int i = 0; i < n; ++i) {
-      if constexpr (Save) words[i] = here[i];
-      else same = same && words[i] == here[i];
+      if constexpr (Save) words[i * Stride] = here[i];
+      else same = same && words[i * Stride] == here[i];
     }
-    words += n;
+    words += n * Stride;
     return same;
   };
   if constexpr (requires { typename X::pointer_type; typename X::offsets_type; }) {
     const bool base = field(reinterpret_cast<unsigned long long>(e.base.address));
-    return visit_state<Save>(e.offsets, words) && base;
+    return visit_state<Save, Stride>(e.offsets, words) && base;
   } else if constexpr (is_range_index_expr<X>::value) {
     return true;
   } else if constexpr (requires { e.value; }) {
     return field(e.value);
   } else {
     bool same = true;
-    if constexpr (requires { typename X::c_type; }) same = visit_state<Save>(e.c, words) && same;
-    if constexpr (requires { typename X::a_type; }) same = visit_state<Save>(e.a, words) && same;
-    if constexpr (requires { typename X::b_type; }) same = visit_state<Save>(e.b, words) && same;
+    if constexpr (requires { typename X::c_type; }) same = visit_state<Save, Stride>(e.c, words) && same;
+    if constexpr (requires { typename X::a_type; }) same = visit_state<Save, Stride>(e.a, words) && same;
+    if constexpr (requires { typename X::b_type; }) same = visit_state<Save, Stride>(e.b, words) && same;
     return same;
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 
-// What a pipelined load keeps between iterations, per site and slot: the expressions its copies
-// were made with.
+// What a pipelined range keeps per thread (its sites' slots, groups and claimed scalars are in
+// their stage buffers, in shared memory: local memory would miss the L1 that shared memory takes).
 template <int Stages>
 struct pipeline_sites {
   static constexpr int max_sites = 4;
-  static constexpr int saved_words = 16;
+  static constexpr int max_state_words = 16;
   int iteration = -1;
   int site = 0;
   unsigned committed = 0;  // cp.async groups this thread committed in the range
   const void* tag[max_sites] = {};
   bool dead[max_sites] = {};
-  unsigned group[max_sites][Stages];  // the group of each slot's copies
-  unsigned saved[max_sites][Stages][saved_words];
 };
 
 template <class... Types>
 struct pipeline_key;
 
-// The stage buffer of one load site (Key: its types): `Stages` slots of every thread's
-// registers, then one word per thread naming the range that claimed it.
+// The stage buffer of one load site (Key: its types): its slots of every thread's registers, then
+// every thread's bookkeeping words.
 template <class Key, int Bytes>
 __device__ __forceinline__ unsigned char* stage_memory() {
   alignas(16) __shared__ unsigned char buffer[Bytes];
@@ -247,7 +246,7 @@ inline constexpr bool can_pipeline =
     !has_data_v<typename PE::offsets_type> && !has_data_v<MaskE> &&
     index_stages<typename PE::offsets_type>() >= 2 &&
     (index_stages<MaskE>() == 0 || index_stages<MaskE>() == index_stages<typename PE::offsets_type>()) &&
-    state_words<PE>() + state_words<MaskE>() <= pipeline_sites<2>::saved_words;
+    state_words<PE>() + state_words<MaskE>() <= pipeline_sites<2>::max_state_words;
 
 // Elements of one vector access of Elem in layout L, and the stages one site of it can have.
 template <class Elem, class L>
@@ -280,18 +279,33 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
     constexpr int V = access_vector<Elem, L>;
     constexpr int groups = L::registers / V;
     constexpr int slot_elements = L::registers * threads;
-    constexpr int bytes = SS * slot_elements * static_cast<int>(sizeof(Elem)) + threads * 4;
+    // After the slots, each thread's words (word-major, so a warp's accesses are consecutive):
+    // the owner, the cp.async group of each slot, and the scalars and base the site was claimed
+    // with (state_words of the pointers, then of the mask).
+    constexpr int state = state_words<PE>() + state_words<MaskE>();
+    constexpr int words = 1 + SS + state;
+    constexpr int bytes = SS * slot_elements * static_cast<int>(sizeof(Elem)) + words * threads * 4;
     unsigned char* const memory = stage_memory<pipeline_key<PE, MaskE, OtherE, S>, bytes>();
     Elem* const stages = reinterpret_cast<Elem*>(memory);
-    unsigned* const owner = reinterpret_cast<unsigned*>(memory + SS * slot_elements * sizeof(Elem));
     const int tid = static_cast<int>(threadIdx.x);
+    unsigned* const mine = reinterpret_cast<unsigned*>(memory + SS * slot_elements * sizeof(Elem)) + tid;
+    unsigned& owner = mine[0];
+    auto group = [&](int slot) -> unsigned& { return mine[(1 + slot) * threads]; };
+    constexpr unsigned not_copied = 0xffffffffu;
+    // Whether the current pointers and mask have the scalars and base of the claim (or saves them).
+    auto claimed_state = [&]<bool Save>(std::bool_constant<Save>) {
+      unsigned* at = mine + (1 + SS) * threads;
+      const bool same_pointers = visit_state<Save, threads>(pe, at);
+      return visit_state<Save, threads>(m, at) && same_pointers;
+    };
     const unsigned me = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&p));
     const auto thread = thread_coords<S, L>();
     using OffS = shape_of_t<Offsets>;
     using MaskS = shape_of_t<MaskE>;
     using OtherS = shape_of_t<OtherE>;
 
-    // Copies iteration n + ahead's tile into its slot, with the expressions it was made with.
+    // Copies iteration n + ahead's tile into its slot (where the scalars and base are still the
+    // claim's: the copy is then right for the claim's, which the read checks again).
     auto issue = [&](int ahead) {
       const int n = p.iteration + ahead;
       const long long index = static_cast<long long>(range->current) + static_cast<long long>(ahead) * range->step;
@@ -300,9 +314,10 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
 #if defined(__CUDA_ARCH__)
       asm volatile("" ::: "memory");  // this slot's reads, an iteration ago, are done
 #endif
-      unsigned* saved = p.saved[rank][slot];
-      visit_state<true>(pe, saved);
-      visit_state<true>(m, saved);
+      if (!claimed_state(std::false_type{})) {
+        group(slot) = not_copied;
+        return;
+      }
       PE ahead_pe = pe;
       MaskE ahead_mask = m;
       move_index(ahead_pe, static_cast<int>(index));
@@ -338,7 +353,7 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
         });
       });
       commit_copies();
-      p.group[rank][slot] = p.committed++;
+      group(slot) = p.committed++;
     };
 
     const void* tag = memory;
@@ -347,20 +362,21 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
         if (p.tag[earlier] == tag) p.dead[rank] = true;
       if (p.dead[rank]) return load<Elem, S, has_other>(pe, m, o);
       wait_all_copies();  // nothing of an enclosing range still lands in this buffer
-      owner[tid] = me;
+      owner = me;
+      claimed_state(std::true_type{});
       p.tag[rank] = tag;
       for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead);
     }
-    if (p.tag[rank] != tag || owner[tid] != me) {
+    if (p.tag[rank] != tag || owner != me) {
       p.dead[rank] = true;
       return load<Elem, S, has_other>(pe, m, o);
     }
     issue(SS - 1);
     const int slot = p.iteration % SS;
-    wait_copies(p.committed - 1 - p.group[rank][slot]);
-    unsigned* saved = p.saved[rank][slot];
-    const bool same_pointers = visit_state<false>(pe, saved);
-    if (!(visit_state<false>(m, saved) && same_pointers)) return load<Elem, S, has_other>(pe, m, o);
+    const unsigned copied = group(slot);
+    if (copied == not_copied) return load<Elem, S, has_other>(pe, m, o);
+    wait_copies(p.committed - 1 - copied);
+    if (!claimed_state(std::false_type{})) return load<Elem, S, has_other>(pe, m, o);
 
     const auto other = bind_for<L, S>(o);
     basic_tile<Elem, S, L> out(detail::uninitialized_t{});
