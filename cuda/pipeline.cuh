@@ -18,12 +18,12 @@
 // expressions on two base pointers), a load that first appears after the first iteration (a
 // branch), one whose rank now holds a load of another type, and one whose stage buffer another
 // live range claimed (a pipelined range nested in one with an identical load) are loaded plainly.
-// The prefetch used the loop's scalars and base pointer as they were S' - 1 iterations earlier:
-// the load compares the expressions it copied with (kept per slot, in the range) with the current
-// ones, and where they differ (a scalar or pointer that changes in the loop besides the index) it
-// loads plainly. So every load gives the bits a plain loop gives.
+// A prefetch uses the loop's scalars and base pointer as they are when it is issued: a site keeps
+// those of its claim, copies ahead only while the current ones equal them, and reads a slot only
+// if they still do; where they differ (a scalar or pointer that changes in the loop besides the
+// index) it loads plainly. So every load gives the bits a plain loop gives.
 //
-// A site's stages S' are the range's S, fewer where S stage buffers of the tile would pass
+// A site's stages S' are the range's S, fewer where its buffer (slots and bookkeeping) would pass
 // max_stage_bytes (static shared memory is 48 KiB per kernel, shared with dot's staging and
 // conversions); with fewer than 2 it is not pipelined. A load whose offsets or mask hold a data
 // tile (computed from loaded values) cannot be evaluated ahead and is loaded plainly.
@@ -45,10 +45,10 @@ namespace tl {
 inline namespace TL_ABI {
 namespace cuda {
 
-// The stage slots of one site may take this much of the kernel's 48 KiB of static shared memory:
-// a matmul's two operands and dot's staging of them then fit beside each other at every block size
-// the benchmarks use (its owner words come on top: 4 bytes a thread).
-inline constexpr int max_stage_bytes = 12 * 1024;
+// The stage buffer of one site (its slots and every thread's bookkeeping words) may take this
+// much of the kernel's 48 KiB of static shared memory: a matmul's two operands and dot's staging
+// of them then fit beside each other at every block size the benchmarks and puzzles use.
+inline constexpr int max_stage_bytes = 16 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // cp.async (sm_80 and later; plain copies before, and in the host emulation deferred to the wait)
@@ -251,11 +251,11 @@ inline constexpr bool can_pipeline =
 // Elements of one vector access of Elem in layout L, and the stages one site of it can have.
 template <class Elem, class L>
 inline constexpr int access_vector = 1 << vector_bits<Elem, L>();
-template <class Elem, class L, int Stages>
+template <class Elem, class L, int Stages, int StateWords>
 inline constexpr int site_stages = [] {
   constexpr long long per_stage = static_cast<long long>(L::registers) * threads * sizeof(Elem);
   int s = Stages;
-  while (s > 1 && s * per_stage > max_stage_bytes) --s;
+  while (s > 1 && s * per_stage + (1 + s + StateWords) * threads * 4LL > max_stage_bytes) --s;
   return s;
 }();
 
@@ -264,7 +264,7 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
   using Offsets = typename PE::offsets_type;
   using L = layouts::layout<result_layout_or<S, access_blocked_layout<S, Elem>, Offsets, MaskE, OtherE>()>;
   constexpr int St = index_stages<Offsets>();
-  constexpr int SS = site_stages<Elem, L, St>;
+  constexpr int SS = site_stages<Elem, L, St, state_words<PE>() + state_words<MaskE>()>;
   if constexpr (SS < 2) {
     return load<Elem, S, has_other>(pe, m, o);
   } else {
