@@ -648,9 +648,10 @@ bool gather(const PE& pe, const MaskE& m, const sim::buffer& buf, tile_access<S>
 }
 
 // The bulk load; false, with nothing changed, when the lane-by-lane load must run instead.
+// `maybe_poison` is false when no lane of `out` can be poison (every lane was on).
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
 bool load_in_bulk(const PE& pe, const MaskE& m, const OtherE& o, sim::buffer& buf, int me,
-                  backend::data_tile<Elem, S>& out) {
+                  backend::data_tile<Elem, S>& out, bool& maybe_poison) {
   tile_access<S> access;
   try {
     if (!gather(pe, m, buf, access)) return false;
@@ -684,6 +685,7 @@ bool load_in_bulk(const PE& pe, const MaskE& m, const OtherE& o, sim::buffer& bu
   }
 
   // Clean: from here on, the load happens.
+  maybe_poison = access.active < access.lanes;
   buf.counters.loads += access.active;
   buf.program_loads += access.active;
   buf.counters.masked_loads += access.lanes - access.active;
@@ -853,12 +855,14 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, false);
   const int me = ctx.linear_program;
   data_tile<Elem, S> out(detail::uninitialized_t{});
-  if (ctx.lane_by_lane || !detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out)) {
+  bool maybe_poison = true;
+  if (ctx.lane_by_lane ||
+      !detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out, maybe_poison)) {
     load_lane_by_lane<Elem, S, has_other>(pe, m, o, buf, me, loc, out);
   } else {
     // Poison in a load comes only from lanes switched off: its own, or its `other`'s.
     out.storage.origin = {};
-    if (batch::any_set(out.storage.poison.data(), S::size)) {
+    if (maybe_poison && batch::any_set(out.storage.poison.data(), S::size)) {
       if constexpr (has_other)
         out.storage.origin = detail::first_poison_origin(o);
       else

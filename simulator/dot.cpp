@@ -33,10 +33,15 @@ template <int W, int cols>
       std::memcpy(c + (i0 + r) * N + j0 + v * W, &acc[r][v], sizeof(vec));
 }
 
-template <int W>
+// `widest`: the most vectors a block spans (4 needs the 32 registers of AVX-512: 16 sums, 4 rows
+// of b, the broadcast and its products).
+template <int W, int widest>
 [[gnu::always_inline]] inline void product(const float* a, const float* b, const float* acc,
                                            float* c, int M, int N, int K) {
   int j0 = 0;
+  if constexpr (widest >= 4)
+    for (; j0 + 4 * W <= N; j0 += 4 * W)
+      for (int i0 = 0; i0 < M; i0 += 4) block<W, 4>(a, b, acc, c, N, K, i0, j0);
   for (; j0 + 2 * W <= N; j0 += 2 * W)
     for (int i0 = 0; i0 < M; i0 += 4) block<W, 2>(a, b, acc, c, N, K, i0, j0);
   for (; j0 < N; j0 += W)
@@ -46,18 +51,18 @@ template <int W>
 #if defined(__x86_64__)
 [[gnu::target("avx512f")]] void product_avx512(const float* a, const float* b, const float* acc,
                                                float* c, int M, int N, int K) {
-  product<16>(a, b, acc, c, M, N, K);
+  product<16, 4>(a, b, acc, c, M, N, K);
 }
 
 [[gnu::target("avx2")]] void product_avx2(const float* a, const float* b, const float* acc,
                                           float* c, int M, int N, int K) {
-  product<8>(a, b, acc, c, M, N, K);
+  product<8, 2>(a, b, acc, c, M, N, K);
 }
 #endif
 
 void product_sse2(const float* a, const float* b, const float* acc, float* c, int M, int N,
                   int K) {
-  product<4>(a, b, acc, c, M, N, K);
+  product<4, 2>(a, b, acc, c, M, N, K);
 }
 
 using product_fn = void (*)(const float*, const float*, const float*, float*, int, int, int);
