@@ -47,11 +47,11 @@ const puzzle_spec& flash_attention_simple() {
          "4099 = 2^12 + 3 keys, a prime: past loop bounds a kernel might hard-code (1024, 4096)."},
     };
     s.blocked_sizes = {{0, 0}, {1, 1}};
-    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
-    auto t = [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; };
-    s.tensors = {{"q", false, n0, [](auto& v, rng& r) { fill_signed(v, r, 3.0); }},
-                 {"k", false, t, [](auto& v, rng& r) { fill_signed(v, r, 3.0); }},
-                 {"v", false, t, [](auto& v, rng& r) { fill_signed(v, r); }},
+    auto n0 = sizes_at({0});
+    auto t = sizes_at({1});
+    s.tensors = {{"q", false, n0, signed_fill(3.0)},
+                 {"k", false, t, signed_fill(3.0)},
+                 {"v", false, t, signed_fill()},
                  {"z", true, n0, nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};

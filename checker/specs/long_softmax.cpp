@@ -48,9 +48,9 @@ puzzle_spec softmax_spec(int passes) {
        "4096), with a ragged last block for every B1."},
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
-  auto shape = [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; };
+  auto shape = sizes_at({0, 1});
   // Large magnitudes: a softmax that does not subtract the row maximum overflows exp.
-  s.tensors = {{"x", false, shape, [](auto& v, rng& r) { fill_signed(v, r, 30.0); }},
+  s.tensors = {{"x", false, shape, signed_fill(30.0)},
                {"z", true, shape, nullptr}};
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};

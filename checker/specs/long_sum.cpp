@@ -35,10 +35,8 @@ const puzzle_spec& long_sum() {
     };
     s.blocked_sizes = {{0, 0}, {1, 1}};
     s.tensors = {
-        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; },
-         nullptr}};
+        {"x", false, sizes_at({0, 1}), signed_fill()},
+        {"z", true, sizes_at({0}), nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
     };

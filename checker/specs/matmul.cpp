@@ -41,12 +41,9 @@ const puzzle_spec& matmul() {
     };
     s.blocked_sizes = {{0, 0}, {1, 1}, {3, 2}};
     s.tensors = {
-        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[0], n[3]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[3], n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[0], n[1]}; },
-         nullptr}};
+        {"x", false, sizes_at({2, 0, 3}), signed_fill()},
+        {"y", false, sizes_at({2, 3, 1}), signed_fill()},
+        {"z", true, sizes_at({2, 0, 1}), nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], (n[1] + b[1] - 1) / b[1], n[2]};
     };

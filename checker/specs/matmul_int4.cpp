@@ -81,18 +81,15 @@ const puzzle_spec& matmul_int4() {
     s.tensors = {
         {"scale", false,
          [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[2] / group}; },
-         [](auto& v, rng& r) { fill_signed(v, r, 0.5); }},
+         signed_fill(0.5)},
         {"zero", false,
          [](const std::vector<int>& n) {
            return std::vector<long long>{n[0], n[2] / (group * fpint)};
          },
          nullptr, dtype::int32, fill_nibbles},
         {"weight", false, packed, nullptr, dtype::int32, fill_nibbles},
-        {"activation", false,
-         [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; },
-         nullptr}};
+        {"activation", false, sizes_at({2, 1}), signed_fill()},
+        {"z", true, sizes_at({0, 1}), nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{cdiv(n[0], b[0]), cdiv(n[1], b[1]), 1};
     };

@@ -20,18 +20,9 @@ const puzzle_spec& outer_add_block() {
     s.block_names = {"B0", "B1"};
     s.cases = outer_block_cases();
     s.blocked_sizes = {{0, 0}, {1, 1}};
-    s.tensors = {
-        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[1], n[0]}; },
-         nullptr}};
+    s.tensors = outer_tensors(10.0);
     s.grid = outer_block_grid;
-    s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
-      const Eigen::ArrayXd x = as_array(t[0]), y = as_array(t[1]);
-      set_from(t[2], matrix(y.matrix().replicate(1, x.size()).rowwise() + x.matrix().transpose()));
-    };
+    s.reference = outer_add_reference;
     s.rtol = 1e-6;
     s.atol = 1e-6;
     // Each program needs its B0 elements of x and its B1 of y once; every program of a grid

@@ -33,9 +33,9 @@ const puzzle_spec& vector_add() {
          "with a ragged last block for every B0."},
     };
     s.blocked_sizes = {{0, 0}};
-    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
-    s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r); }},
-                 {"y", false, n0, [](auto& v, rng& r) { fill_signed(v, r); }},
+    auto n0 = sizes_at({0});
+    s.tensors = {{"x", false, n0, signed_fill()},
+                 {"y", false, n0, signed_fill()},
                  {"z", true, n0, nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
