@@ -852,6 +852,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
   if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, false);
   const int me = ctx.linear_program;
+  const long long loads_before = buf->counters.loads;
   data_tile<Elem, S> out(detail::uninitialized_t{});
   if (ctx.lane_by_lane || !detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out)) {
     load_lane_by_lane<Elem, S, has_other>(pe, m, o, buf, me, loc, out);
@@ -865,6 +866,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
         out.storage.origin = {"the masked load without `other`", loc};
     }
   }
+  buf->count_line(loc, false, buf->counters.loads - loads_before);
   return out;
 }
 
@@ -921,8 +923,10 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
   if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
   if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, true);
   const int me = ctx.linear_program;
+  const long long stores_before = buf->counters.stores;
   if (ctx.lane_by_lane || !detail::store_in_bulk<Elem, S>(pe, v, m, *buf, me))
     store_lane_by_lane<Elem, S>(pe, v, m, buf, me, loc);
+  buf->count_line(loc, true, buf->counters.stores - stores_before);
 }
 
 // ---------------------------------------------------------------------------------------------

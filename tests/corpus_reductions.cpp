@@ -115,7 +115,7 @@ struct LongSumStoringEveryBlock {
     tl::tile<float, B0> row_sum = 0.0f;
     for (int j = 0; j < T; j += B1) {
       row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
-      tl::store(z + rows, row_sum, rows < N0);
+      tl::store(z + rows, row_sum, rows < N0);  // after every block
     }
   }
 };
@@ -379,3 +379,16 @@ TP_TWIN(Softmax3LoopWithExp2, long_softmax_3loop);
 TP_TWIN(Softmax2LoopBackwards, long_softmax_2loop);
 TP_TWIN(SoftmaxFusedWithWhereAndExp2, softmax_fused);
 TP_CORPUS_TESTS("reductions")
+
+TEST_CASE("A budget report names the line that stores too often, and how often", "[reports]") {
+  const auto report = as_puzzle::check(
+      as_puzzle::puzzle_with<wrong::LongSumStoringEveryBlock, tp::bindings::long_sum>("long-sum"));
+  const auto& d = as_puzzle::the_diagnostic(report);
+  REQUIRE(d.kind == "efficiency-budget");
+  const std::string file = "tests/corpus_reductions.cpp";
+  const int line = as_puzzle::line_of(file, "tl::store(z + rows, row_sum, rows < N0);  // after");
+  const long long stores = report.counters.at(1).stores;
+  CHECK(stores > report.counters.at(1).max_element_writes);
+  CHECK_THAT(d.message, Catch::Contains("By line: line " + std::to_string(line) + " stores z " +
+                                        std::to_string(stores) + " times in all (" + file + ")."));
+}

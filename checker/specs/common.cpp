@@ -1,6 +1,8 @@
+#include <algorithm>
 #include <sstream>
 
 #include "checker/specs/specs.hpp"
+#include "simulator/context.hpp"
 
 namespace tp::specs {
 
@@ -149,6 +151,41 @@ std::string plural(long long n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// The kernel lines that load (or store) a buffer, the most first: "line 27 loads x 8 times in all;
+// line 21 loads x 4 times in all (puzzles/long_sum.hpp)". Per program: the most lanes the line
+// loaded in one program ("line 23 loads k up to 64 times per program").
+std::string lines_that_access(const tl::sim::buffer& buf, bool stores, bool per_program) {
+  std::vector<const tl::sim::line_accesses*> lines;
+  for (const auto& l : buf.by_line)
+    if (l.stores == stores && (per_program ? l.max_program_lanes : l.lanes) > 0)
+      lines.push_back(&l);
+  if (lines.empty()) return "";
+  std::stable_sort(lines.begin(), lines.end(), [&](const auto* a, const auto* b) {
+    return per_program ? a->max_program_lanes > b->max_program_lanes : a->lanes > b->lanes;
+  });
+  constexpr std::size_t shown = 4;
+  const auto file_of = [](const tl::sim::line_accesses& l) {
+    const std::string at = tl::sim::source_string(l.where);
+    return at.substr(0, at.rfind(':'));
+  };
+  bool one_file = true;
+  for (const auto* l : lines) one_file = one_file && file_of(*l) == file_of(*lines[0]);
+  std::ostringstream s;
+  for (std::size_t i = 0; i < lines.size() && i < shown; ++i) {
+    const auto& l = *lines[i];
+    s << (i ? "; " : "") << "line " << l.where.line();
+    if (!one_file) s << " of " << file_of(l);
+    s << (stores ? " stores " : " loads ") << buf.name() << " ";
+    if (per_program)
+      s << "up to " << plural(l.max_program_lanes, "time", "times") << " per program";
+    else
+      s << plural(l.lanes, "time", "times") << " in all";
+  }
+  if (lines.size() > shown) s << "; and " << lines.size() - shown << " more lines";
+  if (one_file) s << " (" << file_of(*lines[0]) << ")";
+  return s.str();
+}
+
 // At most `times(sizes)` accesses of each element. `bound_name` says what the bound is ("KH * KW")
 // and `why` why; both are empty for a constant bound.
 budget element_access_budget(std::vector<std::string> names, std::string bound_name,
@@ -178,6 +215,8 @@ budget element_access_budget(std::vector<std::string> names, std::string bound_n
           s << "; " << name << " was loaded " << buf.counters.loads << " times in all for its "
             << plural(buf.count(), "element", "elements");
         s << ".";
+        const std::string lines = lines_that_access(buf, !reads, false);
+        if (!lines.empty()) s << " By line: " << lines << ".";
         return s.str();
       }
     }
@@ -218,10 +257,12 @@ budget each_program_reads_each_element_at_most(std::vector<std::string> names, i
     for (const auto& name : names) {
       const auto& buf = f.buffer(name);
       if (buf.counters.max_program_element_reads <= times) continue;
+      const std::string lines = lines_that_access(buf, false, true);
       return "a program loaded an element of " + name + " " +
              std::to_string(buf.counters.max_program_element_reads) + " times (at most " +
              std::to_string(times) + " allowed); the busiest program loaded " +
-             std::to_string(buf.counters.max_program_loads) + " lanes of " + name + ".";
+             std::to_string(buf.counters.max_program_loads) + " lanes of " + name + "." +
+             (lines.empty() ? "" : " By line: " + lines + ".");
     }
     return std::nullopt;
   };
