@@ -6,6 +6,16 @@
 
 namespace tp::specs {
 
+void identify(puzzle_spec& s, const char* id, int number, std::string title,
+              const std::string& stem) {
+  s.id = id;
+  s.number = number;
+  s.title = std::move(title);
+  s.stub_file = "puzzles/" + stem + ".hpp";
+  s.solution_file = "solutions/" + stem + ".hpp";
+  s.doc_file = "docs/puzzles/" + std::string(id) + ".md";
+}
+
 Eigen::ArrayXd as_array(const tensor& t) {
   return Eigen::Map<const Eigen::ArrayXf>(t.values.data(), t.count()).cast<double>();
 }

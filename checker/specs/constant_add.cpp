@@ -8,13 +8,8 @@ namespace tp::specs {
 const puzzle_spec& constant_add() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::constant_add::id;
-    s.number = 1;
-    s.title = "Constant add";
+    identify(s, bindings::constant_add::id, 1, "Constant add", "constant_add");
     s.summary = "z[i] = x[i] + 10 over N0 elements, one program with B0 = N0 lanes";
-    s.stub_file = "puzzles/constant_add.hpp";
-    s.solution_file = "solutions/constant_add.hpp";
-    s.doc_file = "docs/puzzles/constant-add.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
     s.cases = {

@@ -8,13 +8,8 @@ namespace tp::specs {
 const puzzle_spec& constant_add_block() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::constant_add_block::id;
-    s.number = 2;
-    s.title = "Constant add, blocked";
+    identify(s, bindings::constant_add_block::id, 2, "Constant add, blocked", "constant_add_block");
     s.summary = "z[i] = x[i] + 10 over N0 elements, B0 per program";
-    s.stub_file = "puzzles/constant_add_block.hpp";
-    s.solution_file = "solutions/constant_add_block.hpp";
-    s.doc_file = "docs/puzzles/constant-add-block.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
     s.cases = {

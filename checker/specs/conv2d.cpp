@@ -9,14 +9,9 @@ namespace tp::specs {
 const puzzle_spec& conv2d() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::conv2d::id;
-    s.number = 13;
-    s.title = "2-D convolution";
+    identify(s, bindings::conv2d::id, 13, "2-D convolution", "conv2d");
     s.summary = "z[n, i, j] = sum_{a, b} x[n, i + a, j + b] * k[a, b] for x, z [N0, H, W] and "
                 "k[KH, KW], zero beyond the edges; a B0 x B1 tile of one image per program";
-    s.stub_file = "puzzles/conv2d.hpp";
-    s.solution_file = "solutions/conv2d.hpp";
-    s.doc_file = "docs/puzzles/conv2d.md";
     s.size_names = {"N0", "H", "W", "KH", "KW"};
     s.block_names = {"B0", "B1"};
     // With (B0, B1) = (8, 8) and (16, 4).

@@ -10,15 +10,10 @@ namespace tp::specs {
 const puzzle_spec& flash_attention() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::flash_attention::id;
-    s.number = 16;
-    s.title = "Flash attention";
+    identify(s, bindings::flash_attention::id, 16, "Flash attention", "flash_attention");
     s.summary = "o = softmax(q kᵀ / sqrt(d)) v for q, k, v of [Z, H, N, HEAD_DIM] in float16 and "
                 "bfloat16, causal or not; B0 queries of one batch and head per program, one loop "
                 "over the keys in steps of B1";
-    s.stub_file = "puzzles/flash_attention.hpp";
-    s.solution_file = "solutions/flash_attention.hpp";
-    s.doc_file = "docs/puzzles/flash-attention.md";
     s.size_names = {"Z", "H", "N", "HEAD_DIM", "CAUSAL"};
     s.block_names = {"B0", "B1", "D"};
     // Masks with one real lane; N past multiples of 16, 32 and 64; several batches and heads;

@@ -8,14 +8,10 @@ namespace tp::specs {
 const puzzle_spec& flash_attention_simple() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::flash_attention_simple::id;
-    s.number = 12;
-    s.title = "Flash attention, simple";
+    identify(s, bindings::flash_attention_simple::id, 12,
+             "Flash attention, simple", "flash_attention_simple");
     s.summary = "z[i] = sum_j softmax_j(q[i] * k[j]) * v[j]; B0 queries per program, one loop "
                 "over T in steps of B1";
-    s.stub_file = "puzzles/flash_attention_simple.hpp";
-    s.solution_file = "solutions/flash_attention_simple.hpp";
-    s.doc_file = "docs/puzzles/flash-attention-simple.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
     s.cases = {

@@ -67,12 +67,8 @@ puzzle_spec softmax_spec(int passes) {
 const puzzle_spec& long_softmax_3loop() {
   static const puzzle_spec spec = [] {
     puzzle_spec s = softmax_spec(3);
-    s.id = bindings::long_softmax_3loop::id;
-    s.number = 9;
-    s.title = "Long softmax, three loops";
-    s.stub_file = "puzzles/long_softmax_3loop.hpp";
-    s.solution_file = "solutions/long_softmax_3loop.hpp";
-    s.doc_file = "docs/puzzles/long-softmax-3loop.md";
+    identify(s, bindings::long_softmax_3loop::id, 9,
+             "Long softmax, three loops", "long_softmax_3loop");
     s.kernels = make_kernel_entries<bindings::long_softmax_3loop>();
     return s;
   }();
@@ -82,12 +78,8 @@ const puzzle_spec& long_softmax_3loop() {
 const puzzle_spec& long_softmax_2loop() {
   static const puzzle_spec spec = [] {
     puzzle_spec s = softmax_spec(2);
-    s.id = bindings::long_softmax_2loop::id;
-    s.number = 10;
-    s.title = "Long softmax, two loops (online)";
-    s.stub_file = "puzzles/long_softmax_2loop.hpp";
-    s.solution_file = "solutions/long_softmax_2loop.hpp";
-    s.doc_file = "docs/puzzles/long-softmax-2loop.md";
+    identify(s, bindings::long_softmax_2loop::id, 10,
+             "Long softmax, two loops (online)", "long_softmax_2loop");
     s.kernels = make_kernel_entries<bindings::long_softmax_2loop>();
     return s;
   }();

@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& long_sum() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::long_sum::id;
-    s.number = 8;
-    s.title = "Long sum";
+    identify(s, bindings::long_sum::id, 8, "Long sum", "long_sum");
     s.summary = "z[i] = sum_j x[i, j] for x[N0, T]; B0 rows per program, a loop over T in steps "
                 "of B1";
-    s.stub_file = "puzzles/long_sum.hpp";
-    s.solution_file = "solutions/long_sum.hpp";
-    s.doc_file = "docs/puzzles/long-sum.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
     s.cases = {

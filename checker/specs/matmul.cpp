@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& matmul() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::matmul::id;
-    s.number = 14;
-    s.title = "Matmul";
+    identify(s, bindings::matmul::id, 14, "Matmul", "matmul");
     s.summary = "z[b] = x[b] @ y[b] for x[N2, N0, MID], y[N2, MID, N1]; a B0 x B1 tile of z per "
                 "program, a loop over MID in steps of B_MID";
-    s.stub_file = "puzzles/matmul.hpp";
-    s.solution_file = "solutions/matmul.hpp";
-    s.doc_file = "docs/puzzles/matmul.md";
     s.size_names = {"N0", "N1", "N2", "MID"};
     s.block_names = {"B0", "B1", "B_MID"};
     s.cases = {

@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& outer_add() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::outer_add::id;
-    s.number = 4;
-    s.title = "Outer add";
+    identify(s, bindings::outer_add::id, 4, "Outer add", "outer_add");
     s.summary = "z[j, i] = x[i] + y[j] for x[N0], y[N1], z[N1, N0]; one program, B0 = N0, "
                 "B1 = N1";
-    s.stub_file = "puzzles/outer_add.hpp";
-    s.solution_file = "solutions/outer_add.hpp";
-    s.doc_file = "docs/puzzles/outer-add.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = {

@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& outer_add_block() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::outer_add_block::id;
-    s.number = 5;
-    s.title = "Outer add, blocked";
+    identify(s, bindings::outer_add_block::id, 5, "Outer add, blocked", "outer_add_block");
     s.summary = "z[j, i] = x[i] + y[j] for x[N0], y[N1], z[N1, N0]; a [B1, B0] tile per program "
                 "on a 2-D grid";
-    s.stub_file = "puzzles/outer_add_block.hpp";
-    s.solution_file = "solutions/outer_add_block.hpp";
-    s.doc_file = "docs/puzzles/outer-add-block.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = outer_block_cases();

@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& outer_mul_relu() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::outer_mul_relu::id;
-    s.number = 6;
-    s.title = "Outer multiply and relu";
+    identify(s, bindings::outer_mul_relu::id, 6, "Outer multiply and relu", "outer_mul_relu");
     s.summary = "z[j, i] = relu(x[i] * y[j]) for x[N0], y[N1], z[N1, N0]; a [B1, B0] tile per "
                 "program on a 2-D grid";
-    s.stub_file = "puzzles/outer_mul_relu.hpp";
-    s.solution_file = "solutions/outer_mul_relu.hpp";
-    s.doc_file = "docs/puzzles/outer-mul-relu.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = outer_block_cases_with_negative_inputs(

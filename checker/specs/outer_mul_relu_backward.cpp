@@ -8,14 +8,10 @@ namespace tp::specs {
 const puzzle_spec& outer_mul_relu_backward() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::outer_mul_relu_backward::id;
-    s.number = 7;
-    s.title = "Outer multiply and relu, backward";
+    identify(s, bindings::outer_mul_relu_backward::id, 7,
+             "Outer multiply and relu, backward", "outer_mul_relu_backward");
     s.summary = "dx[j, i] = (x[j, i] * y[j] > 0) * y[j] * dz[j, i] for x, dz, dx [N1, N0] and "
                 "y[N1]; a [B1, B0] tile per program on a 2-D grid";
-    s.stub_file = "puzzles/outer_mul_relu_backward.hpp";
-    s.solution_file = "solutions/outer_mul_relu_backward.hpp";
-    s.doc_file = "docs/puzzles/outer-mul-relu-backward.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = outer_block_cases_with_negative_inputs(

@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& softmax_fused() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::softmax_fused::id;
-    s.number = 11;
-    s.title = "Softmax, fused";
+    identify(s, bindings::softmax_fused::id, 11, "Softmax, fused", "softmax_fused");
     s.summary = "z = softmax(x) along each row of x[N0, T], T <= B1; B0 rows per program, each "
                 "row in one tile";
-    s.stub_file = "puzzles/softmax_fused.hpp";
-    s.solution_file = "solutions/softmax_fused.hpp";
-    s.doc_file = "docs/puzzles/softmax-fused.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
     s.cases = {

@@ -29,6 +29,11 @@ const puzzle_spec& matmul();
 const puzzle_spec& matmul_int4();
 const puzzle_spec& flash_attention();
 
+// Sets the puzzle's id, number and title, and its files from its stem: puzzles/STEM.hpp,
+// solutions/STEM.hpp and docs/puzzles/ID.md.
+void identify(puzzle_spec& s, const char* id, int number, std::string title,
+              const std::string& stem);
+
 // References compute in double.
 using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 

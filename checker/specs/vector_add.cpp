@@ -8,13 +8,8 @@ namespace tp::specs {
 const puzzle_spec& vector_add() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::vector_add::id;
-    s.number = 3;
-    s.title = "Vector add";
+    identify(s, bindings::vector_add::id, 3, "Vector add", "vector_add");
     s.summary = "z[i] = x[i] + y[i] over N0 elements, B0 per program";
-    s.stub_file = "puzzles/vector_add.hpp";
-    s.solution_file = "solutions/vector_add.hpp";
-    s.doc_file = "docs/puzzles/vector-add.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
     s.cases = {
