@@ -2,48 +2,7 @@
 // a module of its own (loaded by the checker with dlopen only for `check --gpu`). The GPU
 // counterpart of checker/sim_module.cpp, compiled with the same definitions.
 #include "checker/gpu_launch.cuh"
-#include "checker/module_abi.hpp"
-#include TILEPUZZLES_BINDING_HEADER
 
-#if TILEPUZZLES_IMPL_STUB
-// A stub cannot use the reference solutions (see checker/sim_module.cpp).
-#pragma GCC poison solutions
-#endif
-
-#include TILEPUZZLES_KERNEL_FILE
-
-namespace {
-
-using binding = tp::bindings::TILEPUZZLES_BINDING;
-
-#if TILEPUZZLES_IMPL_STUB
-template <class Blocks>
-using kernel_for = typename binding::template stub<Blocks>;
-constexpr const char* impl_name = "stub";
-#else
-template <class Blocks>
-using kernel_for = typename binding::template solution<Blocks>;
-constexpr const char* impl_name = "solution";
-#endif
-
-template <class... Blocks>
-tp::module_info make_module(tp::block_list<Blocks...>) {
-  (tp::check_kernel_signature<kernel_for<Blocks>, tp::signature_of_t<binding, Blocks>>(), ...);
-  static const tp::module_kernel kernels[] = {tp::make_module_kernel<Blocks>(
-      reinterpret_cast<void (*)()>(&tp::gpu::launch<kernel_for<Blocks>>))...};
-  tp::module_info info;
-  info.abi_version = tp::module_abi_version;
-  info.puzzle_id = binding::id;
-  info.impl = impl_name;
-  info.backend = "gpu";
-  info.kernel_count = static_cast<int>(sizeof...(Blocks));
-  info.kernels = kernels;
-  return info;
-}
-
-}  // namespace
-
-extern "C" __attribute__((visibility("default"))) const tp::module_info* tilepuzzles_module() {
-  static const tp::module_info info = make_module(binding::configs{});
-  return &info;
-}
+#define TILEPUZZLES_MODULE_LAUNCH tp::gpu::launch
+#define TILEPUZZLES_MODULE_BACKEND "gpu"
+#include "checker/module_source.inc"

@@ -6,10 +6,44 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/configure.sh
+
+# Builds the checker with its output in build/checker-build.log, and shows which step it is at
+# and about how long is left (from the steps done so far), on one line where it can.
+build_checker() {
+  local log=build/checker-build.log
+  cmake --build build -j"$(nproc)" --target tilepuzzles > "$log" 2>&1 &
+  local pid=$! start=$SECONDS shown=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 2
+    local step done_steps total what elapsed left line
+    step=$(grep -oE '^\[[0-9]+/[0-9]+\] .*' "$log" 2>/dev/null | tail -1 || true)
+    [ -n "$step" ] || continue
+    done_steps=${step#[}; done_steps=${done_steps%%/*}
+    total=${step#*/}; total=${total%%]*}
+    # "Building CXX object CMakeFiles/tilepuzzles.dir/checker/main.cpp.o" -> checker/main.cpp
+    what=$(sed -E 's/^\[[0-9]+\/[0-9]+\] //; s/^Building [A-Z]+ object //; s/^Linking [A-Z]+ [a-z ]+ //; s#([^ ]*/)?CMakeFiles/[^/]*\.dir/##; s/\.o$//' <<< "$step")
+    elapsed=$((SECONDS - start))
+    line="  step $done_steps of $total, $((elapsed / 60))m$(printf %02d $((elapsed % 60)))s so far"
+    if [ "$done_steps" -ge 3 ] && [ "$done_steps" -lt "$total" ]; then
+      left=$((elapsed * (total - done_steps) / done_steps))
+      if [ "$left" -lt 60 ]; then line+=", under a minute left"
+      else line+=", about $(((left + 59) / 60)) min left"; fi
+    fi
+    line+=": $what"
+    if [ -t 1 ]; then
+      printf '\r\033[K%s' "${line:0:$(( $(tput cols 2>/dev/null || echo 100) - 1 ))}"
+    elif [ $((elapsed - shown)) -ge 30 ]; then
+      echo "$line"; shown=$elapsed
+    fi
+  done
+  [ -t 1 ] && printf '\r\033[K'
+  wait "$pid"
+}
+
 if [ ! -x build/tilepuzzles ]; then
-  echo "Building the checker (the first time takes a few minutes)..."
+  echo "Building the checker (the first time takes a few minutes; the compiler's output goes to build/checker-build.log)..."
 fi
-if ! cmake --build build -j"$(nproc)" --target tilepuzzles > build/checker-build.log 2>&1; then
+if ! build_checker; then
   tail -40 build/checker-build.log >&2
   echo >&2
   echo "tilepuzzles: the checker itself did not build (your puzzles are compiled separately," >&2

@@ -854,6 +854,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
   if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, false);
   const int me = ctx.linear_program;
+  const long long loads_before = buf->counters.loads;
   data_tile<Elem, S> out(detail::uninitialized_t{});
   bool maybe_poison = true;
   if (ctx.lane_by_lane ||
@@ -869,6 +870,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
         out.storage.origin = {"the masked load without `other`", loc};
     }
   }
+  buf->count_line(loc, false, buf->counters.loads - loads_before);
   return out;
 }
 
@@ -925,8 +927,10 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
   if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
   if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, true);
   const int me = ctx.linear_program;
+  const long long stores_before = buf->counters.stores;
   if (ctx.lane_by_lane || !detail::store_in_bulk<Elem, S>(pe, v, m, *buf, me))
     store_lane_by_lane<Elem, S>(pe, v, m, buf, me, loc);
+  buf->count_line(loc, true, buf->counters.stores - stores_before);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1319,29 +1323,30 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
   vo.poison = facc.get().storage.poison;
   vo.origin = facc.get().storage.origin;
   if (!vo.origin.what) vo.origin = va.origin.what ? va.origin : vb.origin;
-  const float* pa = va.values.data();
-  const float* pb = vb.values.data();
-  std::vector<float> tf32_operands;
-  if constexpr (std::is_same_v<Precision, tf32_t>) {
-    tf32_operands.resize(M * K + K * N);
-    for (int i = 0; i < M * K; ++i) tf32_operands[i] = round_to_tf32(pa[i]);
-    for (int i = 0; i < K * N; ++i) tf32_operands[M * K + i] = round_to_tf32(pb[i]);
-    pa = tf32_operands.data();
-    pb = tf32_operands.data() + M * K;
-  }
   const float* pacc = facc.get().storage.values.data();
-  if (sim::lane_by_lane()) {
-    // The reference: one output lane at a time, its K products added in order of k.
-    for (int i = 0; i < M; ++i)
-      for (int j = 0; j < N; ++j) {
-        float sum = pacc[i * N + j];
-        for (int k = 0; k < K; ++k) sum += pa[i * K + k] * pb[k * N + j];
-        if (sim::tracing_nonfinite() && !std::isfinite(sum)) [[unlikely]]
-          detail::note_dot_nonfinite(pa + i * K, pb + j, N, K, pacc[i * N + j], loc);
-        vo.values[i * N + j] = sum;
-      }
+  const auto accumulate = [&](const float* pa, const float* pb) {
+    if (sim::lane_by_lane()) {
+      // The reference: one output lane at a time, its K products added in order of k.
+      for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+          float sum = pacc[i * N + j];
+          for (int k = 0; k < K; ++k) sum += pa[i * K + k] * pb[k * N + j];
+          if (sim::tracing_nonfinite() && !std::isfinite(sum)) [[unlikely]]
+            detail::note_dot_nonfinite(pa + i * K, pb + j, N, K, pacc[i * N + j], loc);
+          vo.values[i * N + j] = sum;
+        }
+    } else {
+      sim::dot_accumulate(pa, pb, pacc, vo.values.data(), M, N, K);
+    }
+  };
+  if constexpr (std::is_same_v<Precision, tf32_t>) {
+    // Only a TF32 dot pays for the rounded copies of its operands.
+    std::vector<float> rounded(M * K + K * N);
+    for (int i = 0; i < M * K; ++i) rounded[i] = round_to_tf32(va.values[i]);
+    for (int i = 0; i < K * N; ++i) rounded[M * K + i] = round_to_tf32(vb.values[i]);
+    accumulate(rounded.data(), rounded.data() + M * K);
   } else {
-    sim::dot_accumulate(pa, pb, pacc, vo.values.data(), M, N, K);
+    accumulate(va.values.data(), vb.values.data());
   }
   // Poison flows per row of a and column of b.
   if (bulk::any_of(va.poison) || bulk::any_of(vb.poison)) {

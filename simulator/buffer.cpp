@@ -1,6 +1,7 @@
 #include "simulator/buffer.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 #include <utility>
 
@@ -42,11 +43,29 @@ std::string buffer::coords_of(long long offset) const {
   return s.str();
 }
 
+void buffer::count_line(const std::source_location& loc, bool stores, long long lanes) {
+  // A kernel has a few lines per buffer: a linear search, once per call (never per lane).
+  for (auto& l : by_line)
+    if (l.where.line() == loc.line() && l.stores == stores &&
+        (l.where.file_name() == loc.file_name() ||
+         std::strcmp(l.where.file_name(), loc.file_name()) == 0)) {
+      l.lanes += lanes;
+      l.program_lanes += lanes;
+      ++l.calls;
+      return;
+    }
+  by_line.push_back({loc, stores, lanes, 1, lanes, 0});
+}
+
 void buffer::end_program() {
   counters.max_program_loads = std::max(counters.max_program_loads, program_loads);
   counters.max_program_stores = std::max(counters.max_program_stores, program_stores);
   program_loads = 0;
   program_stores = 0;
+  for (auto& l : by_line) {
+    l.max_program_lanes = std::max(l.max_program_lanes, l.program_lanes);
+    l.program_lanes = 0;
+  }
 }
 
 long long buffer::unwritten_count() const { return shadow.count_written_by(never_written); }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <source_location>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -23,6 +24,18 @@ struct buffer_counters {
   int max_element_reads = 0;         // the most times any one element was loaded
   int max_program_element_reads = 0; // the most times one program loaded any one element
   int max_element_writes = 0;
+};
+
+// The loads or the stores of one buffer made by one line of the kernel (tl::load and tl::store
+// carry their std::source_location), counted once per call with the call's active lanes, so that a
+// budget report can say which lines load a buffer too often.
+struct line_accesses {
+  std::source_location where;
+  bool stores = false;            // the stores of that line, else its loads
+  long long lanes = 0;            // over the whole launch
+  long long calls = 0;
+  long long program_lanes = 0;    // this program's, folded into max_program_lanes at its end
+  long long max_program_lanes = 0;
 };
 
 class buffer {
@@ -50,6 +63,9 @@ class buffer {
   buffer_counters counters;
   long long program_loads = 0;   // this program's, folded into counters at its end
   long long program_stores = 0;
+  // By kernel line, in the order the lines first ran: one entry per line that loads or stores.
+  std::vector<line_accesses> by_line;
+  void count_line(const std::source_location& loc, bool stores, long long lanes);
 
   void end_program();
   long long unwritten_count() const;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <deque>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,25 @@ inline std::size_t case_index(const tp::puzzle_spec& spec, const std::vector<int
     if (spec.cases[c].sizes == sizes) return c;
   FAIL("the report's case is not one of the puzzle's");
   return 0;
+}
+
+// The number of the one line of a project file (relative to the project) that starts with `code`
+// (after its indentation): where a budget report must say a buffer is loaded.
+inline int line_of(const std::string& file, const std::string& code) {
+  std::ifstream in(std::string(TILEPUZZLES_SOURCE_DIR) + "/" + file);
+  REQUIRE(in);
+  int found = 0, number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    const std::size_t indent = line.find_first_not_of(' ');
+    if (indent == std::string::npos || line.compare(indent, code.size(), code) != 0) continue;
+    INFO(file << " has `" << code << "` on lines " << found << " and " << number);
+    REQUIRE(found == 0);
+    found = number;
+  }
+  INFO(file << " has no line with `" << code << "`");
+  REQUIRE(found != 0);
+  return found;
 }
 
 }  // namespace as_puzzle

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <source_location>
 #include <stdexcept>
 #include <vector>
 
@@ -15,7 +16,41 @@
 #include "checker/bindings/softmax_fused.hpp"
 #include "corpus.hpp"
 
+namespace rows {
+
+// What the wrong kernels below share, the part they get right, so that each kernel shows its bug
+// and little else. Every kernel covers rows program_id(0) * B0 + arange<B0>() of x[N0, T] (and
+// z); a load or store reports the kernel's line, not this file's helpers.
+
+// Columns [j, j + B1) of the program's rows, `other` in the lanes past either edge.
+template <int B1, class Rows>
+auto load_block(tl::ptr<const float> x, const Rows& rows, int j, int N0, int T, float other,
+                std::source_location loc = std::source_location::current()) {
+  auto cols = j + tl::arange<B1>();
+  return tl::load(x + rows.col() * T + cols.row(), (rows < N0).col() & (cols < T).row(), other,
+                  loc);
+}
+
+// The softmaxes' last pass over the columns below `end`: z = exp(x - row_max) / row_sum.
+template <int B1, class Rows, class Max, class Sum>
+void store_softmax(tl::ptr<const float> x, tl::ptr<float> z, const Rows& rows, int N0, int T,
+                   int end, const Max& row_max, const Sum& row_sum,
+                   std::source_location loc = std::source_location::current()) {
+  for (int j = 0; j < end; j += B1) {
+    auto cols = j + tl::arange<B1>();
+    auto mask = (rows < N0).col() & (cols < T).row();
+    auto block = tl::load(x + rows.col() * T + cols.row(), mask, 0.0f, loc);
+    tl::store(z + rows.col() * T + cols.row(), tl::exp(block - row_max.col()) / row_sum.col(), mask,
+              loc);
+  }
+}
+
+}  // namespace rows
+
 namespace wrong {
+
+using rows::load_block;
+using rows::store_softmax;
 
 // ---- long-sum ----
 
@@ -26,11 +61,8 @@ struct LongSumUpTo1024 {
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     tl::tile<float, B0> row_sum = 0.0f;
-    for (int j = 0; j < T && j < 1024; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      row_sum = row_sum + tl::sum<1>(tl::load(x + rows.col() * T + cols.row(),
-                                              (rows < N0).col() & (cols < T).row(), 0.0f));
-    }
+    for (int j = 0; j < T && j < 1024; j += B1)
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
     tl::store(z + rows, row_sum, rows < N0);
   }
 };
@@ -42,11 +74,8 @@ struct LongSumWithMinusInfinityOther {
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     tl::tile<float, B0> row_sum = 0.0f;
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      row_sum = row_sum + tl::sum<1>(tl::load(x + rows.col() * T + cols.row(),
-                                              (rows < N0).col() & (cols < T).row(), -INFINITY));
-    }
+    for (int j = 0; j < T; j += B1)
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, -INFINITY));
     tl::store(z + rows, row_sum, rows < N0);
   }
 };
@@ -58,11 +87,8 @@ struct LongSumFromAnUnsetTile {
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     tl::tile<float, B0> row_sum;
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      row_sum = row_sum + tl::sum<1>(tl::load(x + rows.col() * T + cols.row(),
-                                              (rows < N0).col() & (cols < T).row(), 0.0f));
-    }
+    for (int j = 0; j < T; j += B1)
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
     tl::store(z + rows, row_sum, rows < N0);
   }
 };
@@ -74,9 +100,7 @@ struct LongSumAccumulatingInZ {
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto block = tl::load(x + rows.col() * T + cols.row(), (rows < N0).col() & (cols < T).row(),
-                            0.0f);
+      auto block = load_block<B1>(x, rows, j, N0, T, 0.0f);
       tl::store(z + rows, tl::load(z + rows, rows < N0) + tl::sum<1>(block), rows < N0);
     }
   }
@@ -90,10 +114,8 @@ struct LongSumStoringEveryBlock {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     tl::tile<float, B0> row_sum = 0.0f;
     for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      row_sum = row_sum + tl::sum<1>(tl::load(x + rows.col() * T + cols.row(),
-                                              (rows < N0).col() & (cols < T).row(), 0.0f));
-      tl::store(z + rows, row_sum, rows < N0);
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
+      tl::store(z + rows, row_sum, rows < N0);  // after every block
     }
   }
 };
@@ -105,15 +127,10 @@ struct LongSumIndexingAVectorPastItsEnd {
   static constexpr int num_warps = 4;
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
-    auto first = tl::load(x + rows.col() * T + tl::arange<B1>().row(),
-                          (rows < N0).col() & (tl::arange<B1>() < T).row(), 0.0f);
     std::vector<int> lengths(B0, T);
-    tl::tile<float, B0> row_sum = tl::sum<1>(first);
-    for (int j = B1; j < lengths.at(B0); j += B1) {
-      auto cols = j + tl::arange<B1>();
-      row_sum = row_sum + tl::sum<1>(tl::load(x + rows.col() * T + cols.row(),
-                                              (rows < N0).col() & (cols < T).row(), 0.0f));
-    }
+    tl::tile<float, B0> row_sum = tl::sum<1>(load_block<B1>(x, rows, 0, N0, T, 0.0f));
+    for (int j = B1; j < lengths.at(B0); j += B1)
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
     tl::store(z + rows, row_sum, rows < N0);
   }
 };
@@ -129,20 +146,12 @@ struct Softmax2LoopMaxFromZero {
     tl::tile<float, B0> row_max = 0.0f;
     tl::tile<float, B0> row_sum = 0.0f;
     for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, -INFINITY);
+      auto block = load_block<B1>(x, rows, j, N0, T, -INFINITY);
       auto new_max = tl::maximum(row_max, tl::max<1>(block));
       row_sum = row_sum * tl::exp(row_max - new_max) + tl::sum<1>(tl::exp(block - new_max.col()));
       row_max = new_max;
     }
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, 0.0f);
-      tl::store(z + rows.col() * T + cols.row(), tl::exp(block - row_max.col()) / row_sum.col(),
-                mask);
-    }
+    store_softmax<B1>(x, z, rows, N0, T, T, row_max, row_sum);
   }
 };
 
@@ -156,21 +165,13 @@ struct Softmax2LoopRescalingByARatio {
     tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
     tl::tile<float, B0> row_sum = 0.0f;
     for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, -INFINITY);
+      auto block = load_block<B1>(x, rows, j, N0, T, -INFINITY);
       auto new_max = tl::maximum(row_max, tl::max<1>(block));
       row_sum = row_sum * (tl::exp(row_max) / tl::exp(new_max)) +
                 tl::sum<1>(tl::exp(block - new_max.col()));
       row_max = new_max;
     }
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, 0.0f);
-      tl::store(z + rows.col() * T + cols.row(), tl::exp(block - row_max.col()) / row_sum.col(),
-                mask);
-    }
+    store_softmax<B1>(x, z, rows, N0, T, T, row_max, row_sum);
   }
 };
 
@@ -184,20 +185,12 @@ struct Softmax2LoopUpTo1024 {
     tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
     tl::tile<float, B0> row_sum = 0.0f;
     for (int j = 0; j < end; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, -INFINITY);
+      auto block = load_block<B1>(x, rows, j, N0, T, -INFINITY);
       auto new_max = tl::maximum(row_max, tl::max<1>(block));
       row_sum = row_sum * tl::exp(row_max - new_max) + tl::sum<1>(tl::exp(block - new_max.col()));
       row_max = new_max;
     }
-    for (int j = 0; j < end; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, 0.0f);
-      tl::store(z + rows.col() * T + cols.row(), tl::exp(block - row_max.col()) / row_sum.col(),
-                mask);
-    }
+    store_softmax<B1>(x, z, rows, N0, T, end, row_max, row_sum);
   }
 };
 
@@ -208,26 +201,13 @@ struct Softmax3LoopMaxPaddedWithZero {
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      row_max = tl::maximum(row_max, tl::max<1>(tl::load(x + rows.col() * T + cols.row(), mask,
-                                                         0.0f)));
-    }
+    for (int j = 0; j < T; j += B1)
+      row_max = tl::maximum(row_max, tl::max<1>(load_block<B1>(x, rows, j, N0, T, 0.0f)));
     tl::tile<float, B0> row_sum = 0.0f;
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, -INFINITY);
-      row_sum = row_sum + tl::sum<1>(tl::exp(block - row_max.col()));
-    }
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = (rows < N0).col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, 0.0f);
-      tl::store(z + rows.col() * T + cols.row(), tl::exp(block - row_max.col()) / row_sum.col(),
-                mask);
-    }
+    for (int j = 0; j < T; j += B1)
+      row_sum = row_sum +
+                tl::sum<1>(tl::exp(load_block<B1>(x, rows, j, N0, T, -INFINITY) - row_max.col()));
+    store_softmax<B1>(x, z, rows, N0, T, T, row_max, row_sum);
   }
 };
 
@@ -399,3 +379,16 @@ TP_TWIN(Softmax3LoopWithExp2, long_softmax_3loop);
 TP_TWIN(Softmax2LoopBackwards, long_softmax_2loop);
 TP_TWIN(SoftmaxFusedWithWhereAndExp2, softmax_fused);
 TP_CORPUS_TESTS("reductions")
+
+TEST_CASE("A budget report names the line that stores too often, and how often", "[reports]") {
+  const auto report = as_puzzle::check(
+      as_puzzle::puzzle_with<wrong::LongSumStoringEveryBlock, tp::bindings::long_sum>("long-sum"));
+  const auto& d = as_puzzle::the_diagnostic(report);
+  REQUIRE(d.kind == "efficiency-budget");
+  const std::string file = "tests/corpus_reductions.cpp";
+  const int line = as_puzzle::line_of(file, "tl::store(z + rows, row_sum, rows < N0);  // after");
+  const long long stores = report.counters.at(1).stores;
+  CHECK(stores > report.sizes.at(0));  // more stores than z has elements
+  CHECK_THAT(d.message, Catch::Contains("By line: line " + std::to_string(line) + " stores z " +
+                                        std::to_string(stores) + " times in all (" + file + ")."));
+}

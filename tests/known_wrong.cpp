@@ -280,6 +280,18 @@ TEST_CASE("A 3-loop softmax submitted for the 2-loop puzzle breaks its efficienc
     CHECK_THAT(d.message, Catch::Contains("read 3 times"));
     CHECK_THAT(d.message, Catch::Contains("at most 2"));
     CHECK(tp::report_line(report).find("efficiency-budget") != std::string::npos);
+    // It names the three lines that load x, as often as each other, in the order they ran.
+    const std::string file = "solutions/long_softmax_3loop.hpp";
+    const long long each = report.counters.at(0).loads / 3;
+    const auto loads = [&](const std::string& line_after) {
+      return "line " + std::to_string(as_puzzle::line_of(file, line_after) - 1) + " loads x " +
+             std::to_string(each) + (each == 1 ? " time" : " times") + " in all";
+    };
+    CHECK_THAT(d.message,
+               Catch::Contains("By line: " +
+                               loads("row_max = tl::maximum(row_max, tl::max<1>(block));") + "; " +
+                               loads("row_sum = row_sum + tl::sum<1>(") + "; " +
+                               loads("auto softmax = tl::exp(") + " (" + file + ")."));
   }
   SECTION("its twin, the 2-loop solution, passes the same puzzle") {
     const auto spec =
@@ -455,6 +467,17 @@ TEST_CASE("A flash attention that loads k twice per block breaks its efficiency 
     // The result was right, so it is the budget that fails the kernel; v was loaded once.
     CHECK(report.counters.at(1).max_program_element_reads == 2);
     CHECK(report.counters.at(2).max_program_element_reads == 1);
+    // It names the two lines that load k, each with half of the busiest program's loads.
+    const long long each = report.counters.at(1).max_program_loads / 2;
+    const auto loads = [&](const std::string& code) {
+      return "line " + std::to_string(as_puzzle::line_of("tests/known_wrong.cpp", code)) +
+             " loads k up to " + std::to_string(each) + (each == 1 ? " time" : " times") +
+             " per program";
+    };
+    CHECK_THAT(d.message,
+               Catch::Contains("By line: " + loads("auto keys_once = tl::load(k + cols") + "; " +
+                               loads("auto keys_again = tl::load(k + cols") +
+                               " (tests/known_wrong.cpp)."));
   }
   SECTION("its twin, the solution, passes") {
     const auto spec =

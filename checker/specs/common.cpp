@@ -1,8 +1,20 @@
+#include <algorithm>
 #include <sstream>
 
 #include "checker/specs/specs.hpp"
+#include "simulator/context.hpp"
 
 namespace tp::specs {
+
+void identify(puzzle_spec& s, const char* id, int number, std::string title,
+              const std::string& stem) {
+  s.id = id;
+  s.number = number;
+  s.title = std::move(title);
+  s.stub_file = "puzzles/" + stem + ".hpp";
+  s.solution_file = "solutions/" + stem + ".hpp";
+  s.doc_file = "docs/puzzles/" + std::string(id) + ".md";
+}
 
 Eigen::ArrayXd as_array(const tensor& t) {
   return Eigen::Map<const Eigen::ArrayXf>(t.values.data(), t.count()).cast<double>();
@@ -29,6 +41,19 @@ void softmax_reference(const std::vector<int>& n, std::vector<tensor>& t) {
   const matrix e = (x.colwise() - row_max).array().exp().matrix();
   const Eigen::VectorXd row_sum = e.rowwise().sum();
   set_from(t[1], matrix(e.array().colwise() / row_sum.array()));
+}
+
+std::function<std::vector<long long>(const std::vector<int>&)> sizes_at(
+    std::vector<int> size_indices) {
+  return [size_indices = std::move(size_indices)](const std::vector<int>& n) {
+    std::vector<long long> shape;
+    for (int i : size_indices) shape.push_back(n.at(i));
+    return shape;
+  };
+}
+
+fill_fn signed_fill(double spread) {
+  return [spread](std::vector<float>& values, rng& random) { fill_signed(values, random, spread); };
 }
 
 case_fill values_around(double center, double spread) {
@@ -110,39 +135,109 @@ std::array<int, 3> outer_block_grid(const std::vector<int>& n, const std::vector
   return {cdiv(n[0], b[0]), cdiv(n[1], b[1]), 1};
 }
 
+std::vector<test_case> outer_block_cases_with_negative_inputs(std::string catches) {
+  std::vector<test_case> cases = outer_block_cases();
+  cases.insert(cases.begin() + 2,
+               test_case({35, 66}, std::move(catches),
+                         {{"x", magnitudes_between(0.25, 3.0, -1)},
+                          {"y", magnitudes_between(0.25, 3.0, -1)}}));
+  return cases;
+}
+
+std::vector<tensor_spec> outer_tensors(double y_spread) {
+  return {{"x", false, sizes_at({0}), signed_fill()},
+          {"y", false, sizes_at({1}), signed_fill(y_spread)},
+          {"z", true, sizes_at({1, 0}), nullptr}};
+}
+
+void outer_add_reference(const std::vector<int>&, std::vector<tensor>& t) {
+  const Eigen::ArrayXd x = as_array(t[0]), y = as_array(t[1]);
+  set_from(t[2], matrix(y.matrix().replicate(1, x.size()).rowwise() + x.matrix().transpose()));
+}
+
 namespace {
 
 std::string plural(long long n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-budget element_access_budget(std::vector<std::string> names, int times, bool reads) {
+// The kernel lines that load (or store) a buffer, the most first: "line 27 loads x 8 times in all;
+// line 21 loads x 4 times in all (puzzles/long_sum.hpp)". Per program: the most lanes the line
+// loaded in one program ("line 23 loads k up to 64 times per program").
+std::string lines_that_access(const tl::sim::buffer& buf, bool stores, bool per_program) {
+  std::vector<const tl::sim::line_accesses*> lines;
+  for (const auto& l : buf.by_line)
+    if (l.stores == stores && (per_program ? l.max_program_lanes : l.lanes) > 0)
+      lines.push_back(&l);
+  if (lines.empty()) return "";
+  std::stable_sort(lines.begin(), lines.end(), [&](const auto* a, const auto* b) {
+    return per_program ? a->max_program_lanes > b->max_program_lanes : a->lanes > b->lanes;
+  });
+  constexpr std::size_t shown = 4;
+  const auto file_of = [](const tl::sim::line_accesses& l) {
+    const std::string at = tl::sim::source_string(l.where);
+    return at.substr(0, at.rfind(':'));
+  };
+  bool one_file = true;
+  for (const auto* l : lines) one_file = one_file && file_of(*l) == file_of(*lines[0]);
+  std::ostringstream s;
+  for (std::size_t i = 0; i < lines.size() && i < shown; ++i) {
+    const auto& l = *lines[i];
+    s << (i ? "; " : "") << "line " << l.where.line();
+    if (!one_file) s << " of " << file_of(l);
+    s << (stores ? " stores " : " loads ") << buf.name() << " ";
+    if (per_program)
+      s << "up to " << plural(l.max_program_lanes, "time", "times") << " per program";
+    else
+      s << plural(l.lanes, "time", "times") << " in all";
+  }
+  if (lines.size() > shown) s << "; and " << lines.size() - shown << " more lines";
+  if (one_file) s << " (" << file_of(*lines[0]) << ")";
+  return s.str();
+}
+
+// At most `times(sizes)` accesses of each element. `bound_name` says what the bound is ("KH * KW")
+// and `why` why; both are empty for a constant bound.
+budget element_access_budget(std::vector<std::string> names, std::string bound_name,
+                             std::function<int(const std::vector<int>&)> times, bool reads,
+                             std::string why) {
   const char* verb = reads ? "read" : "written";
   budget b;
-  b.description = "each element of " + [&] {
-    std::string s;
-    for (std::size_t i = 0; i < names.size(); ++i) s += (i ? " and " : "") + names[i];
-    return s;
-  }() + " is " + verb + " at most " + plural(times, "time", "times") + " over the whole launch";
-  b.check = [names, times, reads, verb](const run_facts& f) -> std::optional<std::string> {
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i) list += (i ? " and " : "") + names[i];
+  const std::string bound = bound_name.empty()
+                                ? plural(times({}), "time", "times")  // a constant: any sizes
+                                : bound_name + " times";
+  b.description = "each element of " + list + " is " + verb + " at most " + bound +
+                  " over the whole launch" + (why.empty() ? "" : " (" + why + ")");
+  b.check = [names, bound_name, times, reads, verb](const run_facts& f)
+      -> std::optional<std::string> {
+    const int allowed = times(f.sizes);
     for (const auto& name : names) {
       const auto& buf = f.buffer(name);
       for (long long i = 0; i < buf.count(); ++i) {
         const int count = reads ? buf.shadow[i].reads : buf.shadow[i].writes;
-        if (count <= times) continue;
+        if (count <= allowed) continue;
         std::ostringstream s;
         s << name << buf.coords_of(i) << " was " << verb << " " << count << " times (at most "
-          << times << " allowed)";
+          << (bound_name.empty() ? "" : bound_name + " = ") << allowed << " allowed)";
         if (reads)
           s << "; " << name << " was loaded " << buf.counters.loads << " times in all for its "
             << plural(buf.count(), "element", "elements");
         s << ".";
+        const std::string lines = lines_that_access(buf, !reads, false);
+        if (!lines.empty()) s << " By line: " << lines << ".";
         return s.str();
       }
     }
     return std::nullopt;
   };
   return b;
+}
+
+budget element_access_budget(std::vector<std::string> names, int times, bool reads) {
+  return element_access_budget(
+      std::move(names), "", [times](const std::vector<int>&) { return times; }, reads, "");
 }
 
 }  // namespace
@@ -155,6 +250,13 @@ budget each_element_written_at_most(std::vector<std::string> names, int times) {
   return element_access_budget(std::move(names), times, false);
 }
 
+budget each_element_read_at_most(std::vector<std::string> names, std::string times_name,
+                                 std::function<int(const std::vector<int>& sizes)> times,
+                                 std::string why) {
+  return element_access_budget(std::move(names), std::move(times_name), std::move(times), true,
+                               std::move(why));
+}
+
 budget each_program_reads_each_element_at_most(std::vector<std::string> names, int times) {
   budget b;
   std::string list;
@@ -165,10 +267,12 @@ budget each_program_reads_each_element_at_most(std::vector<std::string> names, i
     for (const auto& name : names) {
       const auto& buf = f.buffer(name);
       if (buf.counters.max_program_element_reads <= times) continue;
+      const std::string lines = lines_that_access(buf, false, true);
       return "a program loaded an element of " + name + " " +
              std::to_string(buf.counters.max_program_element_reads) + " times (at most " +
              std::to_string(times) + " allowed); the busiest program loaded " +
-             std::to_string(buf.counters.max_program_loads) + " lanes of " + name + ".";
+             std::to_string(buf.counters.max_program_loads) + " lanes of " + name + "." +
+             (lines.empty() ? "" : " By line: " + lines + ".");
     }
     return std::nullopt;
   };

@@ -8,13 +8,8 @@ namespace tp::specs {
 const puzzle_spec& constant_add() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::constant_add::id;
-    s.number = 1;
-    s.title = "Constant add";
+    identify(s, bindings::constant_add::id, 1, "Constant add", "constant_add");
     s.summary = "z[i] = x[i] + 10 over N0 elements, one program with B0 = N0 lanes";
-    s.stub_file = "puzzles/constant_add.hpp";
-    s.solution_file = "solutions/constant_add.hpp";
-    s.doc_file = "docs/puzzles/constant-add.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
     s.cases = {
@@ -27,9 +22,9 @@ const puzzle_spec& constant_add() {
     };
     s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[0] == b[0]; };
     s.case_fits_rule = "N0 = B0 (one program covers the whole vector)";
-    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
+    auto n0 = sizes_at({0});
     // Values around -10 too, so that z crosses zero.
-    s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
+    s.tensors = {{"x", false, n0, signed_fill(10.0)},
                  {"z", true, n0, nullptr}};
     s.grid = [](const std::vector<int>&, const std::vector<int>&) {
       return std::array<int, 3>{1, 1, 1};

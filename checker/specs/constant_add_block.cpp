@@ -8,13 +8,8 @@ namespace tp::specs {
 const puzzle_spec& constant_add_block() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::constant_add_block::id;
-    s.number = 2;
-    s.title = "Constant add, blocked";
+    identify(s, bindings::constant_add_block::id, 2, "Constant add, blocked", "constant_add_block");
     s.summary = "z[i] = x[i] + 10 over N0 elements, B0 per program";
-    s.stub_file = "puzzles/constant_add_block.hpp";
-    s.solution_file = "solutions/constant_add_block.hpp";
-    s.doc_file = "docs/puzzles/constant-add-block.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
     s.cases = {
@@ -34,8 +29,8 @@ const puzzle_spec& constant_add_block() {
          "with a ragged last block for every B0."},
     };
     s.blocked_sizes = {{0, 0}};
-    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
-    s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
+    auto n0 = sizes_at({0});
+    s.tensors = {{"x", false, n0, signed_fill(10.0)},
                  {"z", true, n0, nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};

@@ -1,50 +1,17 @@
 // Puzzle 13: a batched 2-D convolution (cross-correlation) of single-channel images with one
 // small filter, zero beyond the bottom and right edges.
-#include <sstream>
-
 #include "checker/bindings/conv2d.hpp"
 #include "checker/spec.hpp"
 #include "checker/specs/specs.hpp"
 
 namespace tp::specs {
 
-namespace {
-
-// Each output element reads one element of x per filter tap, and each output element belongs to
-// one program: so no element of x needs to be read more than KH * KW times in all.
-budget x_read_at_most_once_per_tap() {
-  budget b;
-  b.description = "each element of x is read at most KH * KW times over the whole launch (once "
-                  "per filter tap)";
-  b.check = [](const run_facts& f) -> std::optional<std::string> {
-    const int taps = f.sizes[3] * f.sizes[4];
-    const auto& x = f.buffer("x");
-    for (long long i = 0; i < x.count(); ++i) {
-      if (x.shadow[i].reads <= taps) continue;
-      std::ostringstream s;
-      s << "x" << x.coords_of(i) << " was read " << x.shadow[i].reads << " times (at most KH * KW = "
-        << taps << " allowed); x was loaded " << x.counters.loads << " times in all for its "
-        << x.count() << " elements.";
-      return s.str();
-    }
-    return std::nullopt;
-  };
-  return b;
-}
-
-}  // namespace
-
 const puzzle_spec& conv2d() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::conv2d::id;
-    s.number = 13;
-    s.title = "2-D convolution";
+    identify(s, bindings::conv2d::id, 13, "2-D convolution", "conv2d");
     s.summary = "z[n, i, j] = sum_{a, b} x[n, i + a, j + b] * k[a, b] for x, z [N0, H, W] and "
                 "k[KH, KW], zero beyond the edges; a B0 x B1 tile of one image per program";
-    s.stub_file = "puzzles/conv2d.hpp";
-    s.solution_file = "solutions/conv2d.hpp";
-    s.doc_file = "docs/puzzles/conv2d.md";
     s.size_names = {"N0", "H", "W", "KH", "KW"};
     s.block_names = {"B0", "B1"};
     // With (B0, B1) = (8, 8) and (16, 4).
@@ -74,19 +41,9 @@ const puzzle_spec& conv2d() {
          "masks tied to one block size."},
     };
     s.blocked_sizes = {{1, 0}, {2, 1}};
-    s.tensors = {{"x", false,
-                  [](const std::vector<int>& n) {
-                    return std::vector<long long>{n[0], n[1], n[2]};
-                  },
-                  [](auto& v, rng& r) { fill_signed(v, r); }},
-                 {"k", false,
-                  [](const std::vector<int>& n) { return std::vector<long long>{n[3], n[4]}; },
-                  [](auto& v, rng& r) { fill_signed(v, r); }},
-                 {"z", true,
-                  [](const std::vector<int>& n) {
-                    return std::vector<long long>{n[0], n[1], n[2]};
-                  },
-                  nullptr}};
+    s.tensors = {{"x", false, sizes_at({0, 1, 2}), signed_fill()},
+                 {"k", false, sizes_at({3, 4}), signed_fill()},
+                 {"z", true, sizes_at({0, 1, 2}), nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{cdiv(n[1], b[0]), cdiv(n[2], b[1]), n[0]};
     };
@@ -106,7 +63,12 @@ const puzzle_spec& conv2d() {
     };
     s.rtol = 1e-5;
     s.atol = 1e-5;
-    s.budgets = {each_program_reads_each_element_at_most({"k"}, 1), x_read_at_most_once_per_tap(),
+    // Each output element reads one element of x per filter tap, and each output element belongs
+    // to one program: so no element of x needs to be read more than KH * KW times in all.
+    s.budgets = {each_program_reads_each_element_at_most({"k"}, 1),
+                 each_element_read_at_most({"x"}, "KH * KW",
+                                           [](const std::vector<int>& n) { return n[3] * n[4]; },
+                                           "once per filter tap"),
                  each_element_written_at_most({"z"}, 1)};
     s.kernels = make_kernel_entries<bindings::conv2d>();
     return s;

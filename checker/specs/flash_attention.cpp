@@ -10,15 +10,10 @@ namespace tp::specs {
 const puzzle_spec& flash_attention() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::flash_attention::id;
-    s.number = 16;
-    s.title = "Flash attention";
+    identify(s, bindings::flash_attention::id, 16, "Flash attention", "flash_attention");
     s.summary = "o = softmax(q kᵀ / sqrt(d)) v for q, k, v of [Z, H, N, HEAD_DIM] in float16 and "
                 "bfloat16, causal or not; B0 queries of one batch and head per program, one loop "
                 "over the keys in steps of B1";
-    s.stub_file = "puzzles/flash_attention.hpp";
-    s.solution_file = "solutions/flash_attention.hpp";
-    s.doc_file = "docs/puzzles/flash-attention.md";
     s.size_names = {"Z", "H", "N", "HEAD_DIM", "CAUSAL"};
     s.block_names = {"B0", "B1", "D"};
     // Masks with one real lane; N past multiples of 16, 32 and 64; several batches and heads;
@@ -26,6 +21,14 @@ const puzzle_spec& flash_attention() {
     // break an online softmax: scores far from zero, the maximum last. The far scores come first,
     // so that a running maximum from 0 fails there, with NaN, on every seed, before float16's
     // rounding of its tiny p (2^-20 and below) makes a wrong result of it in another case.
+    // Every score of a query far from zero: k all negative (magnitudes 4 to 5), and each query's q
+    // of one sign (magnitudes 4 to 5).
+    const std::vector<std::pair<std::string, case_fill>> far_scores = {
+        {"q", magnitudes_with_row_sign(4.0, 5.0)}, {"k", magnitudes_between(4.0, 5.0, -1)}};
+    // q positive (1 to 2), k small noise but for the last key of each head, all 8: every query's
+    // maximum score arrives in the last block of keys.
+    const std::vector<std::pair<std::string, case_fill>> maximum_last = {
+        {"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_in_last_row(8.0, 1.0)}};
     s.cases = {
         {{2, 1, 35, 64, 0},
          "Every score of a query lies far from zero: k is all negative (magnitudes 4 to 5) and "
@@ -33,7 +36,7 @@ const puzzle_spec& flash_attention() {
          "score below -128 (exp of each underflows to 0) and one with q < 0 every score above "
          "+128 (exp overflows). Catches a running maximum that starts at 0 (0 / 0) and no "
          "running maximum at all (inf / inf).",
-         {{"q", magnitudes_with_row_sign(4.0, 5.0)}, {"k", magnitudes_between(4.0, 5.0, -1)}}},
+         far_scores},
         {{1, 1, 1, 64, 0},
          "One query and one key: every lane of a block but the first is masked off. Catches "
          "masks left out, and masked keys let into the softmax (a key loaded as 0 scores 0, "
@@ -55,7 +58,7 @@ const puzzle_spec& flash_attention() {
         {{1, 2, 35, 128, 0},
          "Scores far from zero, as in the first case, at head_dim 128 (magnitudes above 181): "
          "catches a running maximum that starts at 0 and no running maximum at all.",
-         {{"q", magnitudes_with_row_sign(4.0, 5.0)}, {"k", magnitudes_between(4.0, 5.0, -1)}}},
+         far_scores},
         {{2, 1, 35, 128, 0},
          "Two batches, N = 35, head_dim 128: catches a row stride of 64 instead of D in q, k, v "
          "or o, and the 1/sqrt(d) scale of head_dim 64."},
@@ -67,20 +70,18 @@ const puzzle_spec& flash_attention() {
          "head, all 8: every query's maximum score (about 96) arrives in the last block of keys, "
          "far above the rest. Catches acc or l_i not rescaled by alpha when the maximum grows "
          "(the earlier keys keep their full weight).",
-         {{"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_in_last_row(8.0, 1.0)}}},
+         maximum_last},
         {{1, 1, 67, 128, 0},
          "The maximum arriving in the last block of keys, as above, at head_dim 128 (scores "
          "about 136): catches acc or l_i not rescaled by alpha.",
-         {{"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_in_last_row(8.0, 1.0)}}}};
+         maximum_last}};
     s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[3] == b[2]; };
     s.case_fits_rule = "HEAD_DIM = D";
-    auto qkv = [](const std::vector<int>& n) {
-      return std::vector<long long>{n[0], n[1], n[2], n[3]};
-    };
+    auto qkv = sizes_at({0, 1, 2, 3});
     // Large scores (q up to about 40 after outliers): exp without the running maximum overflows.
-    s.tensors = {{"q", false, qkv, [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
-                 {"k", false, qkv, [](auto& v, rng& r) { fill_signed(v, r); }},
-                 {"v", false, qkv, [](auto& v, rng& r) { fill_signed(v, r); }},
+    s.tensors = {{"q", false, qkv, signed_fill(10.0)},
+                 {"k", false, qkv, signed_fill()},
+                 {"v", false, qkv, signed_fill()},
                  {"o", true, qkv, nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{cdiv(n[2], b[0]), n[0] * n[1], 1};

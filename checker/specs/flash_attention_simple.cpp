@@ -8,14 +8,10 @@ namespace tp::specs {
 const puzzle_spec& flash_attention_simple() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::flash_attention_simple::id;
-    s.number = 12;
-    s.title = "Flash attention, simple";
+    identify(s, bindings::flash_attention_simple::id, 12,
+             "Flash attention, simple", "flash_attention_simple");
     s.summary = "z[i] = sum_j softmax_j(q[i] * k[j]) * v[j]; B0 queries per program, one loop "
                 "over T in steps of B1";
-    s.stub_file = "puzzles/flash_attention_simple.hpp";
-    s.solution_file = "solutions/flash_attention_simple.hpp";
-    s.doc_file = "docs/puzzles/flash-attention-simple.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
     s.cases = {
@@ -47,11 +43,11 @@ const puzzle_spec& flash_attention_simple() {
          "4099 = 2^12 + 3 keys, a prime: past loop bounds a kernel might hard-code (1024, 4096)."},
     };
     s.blocked_sizes = {{0, 0}, {1, 1}};
-    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
-    auto t = [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; };
-    s.tensors = {{"q", false, n0, [](auto& v, rng& r) { fill_signed(v, r, 3.0); }},
-                 {"k", false, t, [](auto& v, rng& r) { fill_signed(v, r, 3.0); }},
-                 {"v", false, t, [](auto& v, rng& r) { fill_signed(v, r); }},
+    auto n0 = sizes_at({0});
+    auto t = sizes_at({1});
+    s.tensors = {{"q", false, n0, signed_fill(3.0)},
+                 {"k", false, t, signed_fill(3.0)},
+                 {"v", false, t, signed_fill()},
                  {"z", true, n0, nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};

@@ -48,9 +48,9 @@ puzzle_spec softmax_spec(int passes) {
        "4096), with a ragged last block for every B1."},
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
-  auto shape = [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; };
+  auto shape = sizes_at({0, 1});
   // Large magnitudes: a softmax that does not subtract the row maximum overflows exp.
-  s.tensors = {{"x", false, shape, [](auto& v, rng& r) { fill_signed(v, r, 30.0); }},
+  s.tensors = {{"x", false, shape, signed_fill(30.0)},
                {"z", true, shape, nullptr}};
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
@@ -67,12 +67,8 @@ puzzle_spec softmax_spec(int passes) {
 const puzzle_spec& long_softmax_3loop() {
   static const puzzle_spec spec = [] {
     puzzle_spec s = softmax_spec(3);
-    s.id = bindings::long_softmax_3loop::id;
-    s.number = 9;
-    s.title = "Long softmax, three loops";
-    s.stub_file = "puzzles/long_softmax_3loop.hpp";
-    s.solution_file = "solutions/long_softmax_3loop.hpp";
-    s.doc_file = "docs/puzzles/long-softmax-3loop.md";
+    identify(s, bindings::long_softmax_3loop::id, 9,
+             "Long softmax, three loops", "long_softmax_3loop");
     s.kernels = make_kernel_entries<bindings::long_softmax_3loop>();
     return s;
   }();
@@ -82,12 +78,8 @@ const puzzle_spec& long_softmax_3loop() {
 const puzzle_spec& long_softmax_2loop() {
   static const puzzle_spec spec = [] {
     puzzle_spec s = softmax_spec(2);
-    s.id = bindings::long_softmax_2loop::id;
-    s.number = 10;
-    s.title = "Long softmax, two loops (online)";
-    s.stub_file = "puzzles/long_softmax_2loop.hpp";
-    s.solution_file = "solutions/long_softmax_2loop.hpp";
-    s.doc_file = "docs/puzzles/long-softmax-2loop.md";
+    identify(s, bindings::long_softmax_2loop::id, 10,
+             "Long softmax, two loops (online)", "long_softmax_2loop");
     s.kernels = make_kernel_entries<bindings::long_softmax_2loop>();
     return s;
   }();

@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& long_sum() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::long_sum::id;
-    s.number = 8;
-    s.title = "Long sum";
+    identify(s, bindings::long_sum::id, 8, "Long sum", "long_sum");
     s.summary = "z[i] = sum_j x[i, j] for x[N0, T]; B0 rows per program, a loop over T in steps "
                 "of B1";
-    s.stub_file = "puzzles/long_sum.hpp";
-    s.solution_file = "solutions/long_sum.hpp";
-    s.doc_file = "docs/puzzles/long-sum.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
     s.cases = {
@@ -35,10 +30,8 @@ const puzzle_spec& long_sum() {
     };
     s.blocked_sizes = {{0, 0}, {1, 1}};
     s.tensors = {
-        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; },
-         nullptr}};
+        {"x", false, sizes_at({0, 1}), signed_fill()},
+        {"z", true, sizes_at({0}), nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
     };

@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& matmul() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::matmul::id;
-    s.number = 14;
-    s.title = "Matmul";
+    identify(s, bindings::matmul::id, 14, "Matmul", "matmul");
     s.summary = "z[b] = x[b] @ y[b] for x[N2, N0, MID], y[N2, MID, N1]; a B0 x B1 tile of z per "
                 "program, a loop over MID in steps of B_MID";
-    s.stub_file = "puzzles/matmul.hpp";
-    s.solution_file = "solutions/matmul.hpp";
-    s.doc_file = "docs/puzzles/matmul.md";
     s.size_names = {"N0", "N1", "N2", "MID"};
     s.block_names = {"B0", "B1", "B_MID"};
     s.cases = {
@@ -41,12 +36,9 @@ const puzzle_spec& matmul() {
     };
     s.blocked_sizes = {{0, 0}, {1, 1}, {3, 2}};
     s.tensors = {
-        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[0], n[3]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[3], n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[0], n[1]}; },
-         nullptr}};
+        {"x", false, sizes_at({2, 0, 3}), signed_fill()},
+        {"y", false, sizes_at({2, 3, 1}), signed_fill()},
+        {"z", true, sizes_at({2, 0, 1}), nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], (n[1] + b[1] - 1) / b[1], n[2]};
     };

@@ -39,15 +39,10 @@ int nibble(const tensor& t, long long row, long long words_per_row, long long in
 const puzzle_spec& matmul_int4() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::matmul_int4::id;
-    s.number = 15;
-    s.title = "Matmul, 4-bit weights";
+    identify(s, bindings::matmul_int4::id, 15, "Matmul, 4-bit weights", "matmul_int4");
     s.summary = "z = (scale * (w - zero)) @ activation with w 4-bit, packed 8 per int32 "
                 "(weight [N0, MID/8]), a scale and a packed 4-bit zero point per group of 8; a "
                 "B0 x B1 tile of z per program, a loop over MID in steps of B_MID";
-    s.stub_file = "puzzles/matmul_int4.hpp";
-    s.solution_file = "solutions/matmul_int4.hpp";
-    s.doc_file = "docs/puzzles/matmul-int4.md";
     s.size_names = {"N0", "N1", "MID"};
     s.block_names = {"B0", "B1", "B_MID"};
     // One row and column; the classic set's 32 x 64 weights times a 64 x 32 activation; rows and
@@ -81,18 +76,15 @@ const puzzle_spec& matmul_int4() {
     s.tensors = {
         {"scale", false,
          [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[2] / group}; },
-         [](auto& v, rng& r) { fill_signed(v, r, 0.5); }},
+         signed_fill(0.5)},
         {"zero", false,
          [](const std::vector<int>& n) {
            return std::vector<long long>{n[0], n[2] / (group * fpint)};
          },
          nullptr, dtype::int32, fill_nibbles},
         {"weight", false, packed, nullptr, dtype::int32, fill_nibbles},
-        {"activation", false,
-         [](const std::vector<int>& n) { return std::vector<long long>{n[2], n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; },
-         nullptr}};
+        {"activation", false, sizes_at({2, 1}), signed_fill()},
+        {"z", true, sizes_at({0, 1}), nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{cdiv(n[0], b[0]), cdiv(n[1], b[1]), 1};
     };

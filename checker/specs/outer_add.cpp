@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& outer_add() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::outer_add::id;
-    s.number = 4;
-    s.title = "Outer add";
+    identify(s, bindings::outer_add::id, 4, "Outer add", "outer_add");
     s.summary = "z[j, i] = x[i] + y[j] for x[N0], y[N1], z[N1, N0]; one program, B0 = N0, "
                 "B1 = N1";
-    s.stub_file = "puzzles/outer_add.hpp";
-    s.solution_file = "solutions/outer_add.hpp";
-    s.doc_file = "docs/puzzles/outer-add.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = {
@@ -27,20 +22,11 @@ const puzzle_spec& outer_add() {
       return n[0] == b[0] && n[1] == b[1];
     };
     s.case_fits_rule = "N0 = B0 and N1 = B1 (one program covers all of z)";
-    s.tensors = {
-        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[1], n[0]}; },
-         nullptr}};
+    s.tensors = outer_tensors(10.0);
     s.grid = [](const std::vector<int>&, const std::vector<int>&) {
       return std::array<int, 3>{1, 1, 1};
     };
-    s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
-      const Eigen::ArrayXd x = as_array(t[0]), y = as_array(t[1]);
-      set_from(t[2], matrix(y.matrix().replicate(1, x.size()).rowwise() + x.matrix().transpose()));
-    };
+    s.reference = outer_add_reference;
     s.rtol = 1e-6;
     s.atol = 1e-6;
     s.budgets = {each_element_read_at_most({"x", "y"}, 1),

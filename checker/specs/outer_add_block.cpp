@@ -8,30 +8,16 @@ namespace tp::specs {
 const puzzle_spec& outer_add_block() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::outer_add_block::id;
-    s.number = 5;
-    s.title = "Outer add, blocked";
+    identify(s, bindings::outer_add_block::id, 5, "Outer add, blocked", "outer_add_block");
     s.summary = "z[j, i] = x[i] + y[j] for x[N0], y[N1], z[N1, N0]; a [B1, B0] tile per program "
                 "on a 2-D grid";
-    s.stub_file = "puzzles/outer_add_block.hpp";
-    s.solution_file = "solutions/outer_add_block.hpp";
-    s.doc_file = "docs/puzzles/outer-add-block.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
     s.cases = outer_block_cases();
     s.blocked_sizes = {{0, 0}, {1, 1}};
-    s.tensors = {
-        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r, 10.0); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[1], n[0]}; },
-         nullptr}};
+    s.tensors = outer_tensors(10.0);
     s.grid = outer_block_grid;
-    s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
-      const Eigen::ArrayXd x = as_array(t[0]), y = as_array(t[1]);
-      set_from(t[2], matrix(y.matrix().replicate(1, x.size()).rowwise() + x.matrix().transpose()));
-    };
+    s.reference = outer_add_reference;
     s.rtol = 1e-6;
     s.atol = 1e-6;
     // Each program needs its B0 elements of x and its B1 of y once; every program of a grid

@@ -8,33 +8,18 @@ namespace tp::specs {
 const puzzle_spec& outer_mul_relu() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::outer_mul_relu::id;
-    s.number = 6;
-    s.title = "Outer multiply and relu";
+    identify(s, bindings::outer_mul_relu::id, 6, "Outer multiply and relu", "outer_mul_relu");
     s.summary = "z[j, i] = relu(x[i] * y[j]) for x[N0], y[N1], z[N1, N0]; a [B1, B0] tile per "
                 "program on a 2-D grid";
-    s.stub_file = "puzzles/outer_mul_relu.hpp";
-    s.solution_file = "solutions/outer_mul_relu.hpp";
-    s.doc_file = "docs/puzzles/outer-mul-relu.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
-    s.cases = outer_block_cases();
+    s.cases = outer_block_cases_with_negative_inputs(
+        "x and y all negative, so every product is positive and z is the product "
+        "itself: catches relu applied to x and y instead of to their product.");
     s.blocked_sizes = {{0, 0}, {1, 1}};
-    s.cases.insert(
-        s.cases.begin() + 2,
-        test_case({35, 66},
-                  "x and y all negative, so every product is positive and z is the product "
-                  "itself: catches relu applied to x and y instead of to their product.",
-                  {{"x", magnitudes_between(0.25, 3.0, -1)}, {"y", magnitudes_between(0.25, 3.0, -1)}}));
     // Both signs in x and in y: about half the products are negative, and a negative times a
     // negative is positive, so relu on the inputs instead of the product fails.
-    s.tensors = {
-        {"x", false, [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; },
-         [](auto& v, rng& r) { fill_signed(v, r); }},
-        {"z", true, [](const std::vector<int>& n) { return std::vector<long long>{n[1], n[0]}; },
-         nullptr}};
+    s.tensors = outer_tensors(1.0);
     s.grid = outer_block_grid;
     s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
       const Eigen::ArrayXd x = as_array(t[0]), y = as_array(t[1]);

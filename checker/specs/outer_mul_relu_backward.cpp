@@ -8,33 +8,22 @@ namespace tp::specs {
 const puzzle_spec& outer_mul_relu_backward() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::outer_mul_relu_backward::id;
-    s.number = 7;
-    s.title = "Outer multiply and relu, backward";
+    identify(s, bindings::outer_mul_relu_backward::id, 7,
+             "Outer multiply and relu, backward", "outer_mul_relu_backward");
     s.summary = "dx[j, i] = (x[j, i] * y[j] > 0) * y[j] * dz[j, i] for x, dz, dx [N1, N0] and "
                 "y[N1]; a [B1, B0] tile per program on a 2-D grid";
-    s.stub_file = "puzzles/outer_mul_relu_backward.hpp";
-    s.solution_file = "solutions/outer_mul_relu_backward.hpp";
-    s.doc_file = "docs/puzzles/outer-mul-relu-backward.md";
     s.size_names = {"N0", "N1"};
     s.block_names = {"B0", "B1"};
-    s.cases = outer_block_cases();
+    s.cases = outer_block_cases_with_negative_inputs(
+        "x and y all negative, so x * y > 0 and the gate is open everywhere: catches a "
+        "gate on x > 0 or on y > 0 alone.");
     s.blocked_sizes = {{0, 0}, {1, 1}};
-    s.cases.insert(
-        s.cases.begin() + 2,
-        test_case({35, 66},
-                  "x and y all negative, so x * y > 0 and the gate is open everywhere: catches a "
-                  "gate on x > 0 or on y > 0 alone.",
-                  {{"x", magnitudes_between(0.25, 3.0, -1)}, {"y", magnitudes_between(0.25, 3.0, -1)}}));
-    auto matrix_shape = [](const std::vector<int>& n) {
-      return std::vector<long long>{n[1], n[0]};
-    };
+    auto matrix_shape = sizes_at({1, 0});
     // Both signs in x and y, so the relu's gate depends on both; exact zeros in x, where the
     // gate is closed (relu'(0) = 0, as in PyTorch).
-    s.tensors = {{"x", false, matrix_shape, [](auto& v, rng& r) { fill_signed(v, r); }},
-                 {"y", false, [](const std::vector<int>& n) { return std::vector<long long>{n[1]}; },
-                  [](auto& v, rng& r) { fill_signed(v, r); }},
-                 {"dz", false, matrix_shape, [](auto& v, rng& r) { fill_signed(v, r); }},
+    s.tensors = {{"x", false, matrix_shape, signed_fill()},
+                 {"y", false, sizes_at({1}), signed_fill()},
+                 {"dz", false, matrix_shape, signed_fill()},
                  {"dx", true, matrix_shape, nullptr}};
     s.grid = outer_block_grid;
     s.reference = [](const std::vector<int>& n, std::vector<tensor>& t) {

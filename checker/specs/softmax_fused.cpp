@@ -8,14 +8,9 @@ namespace tp::specs {
 const puzzle_spec& softmax_fused() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::softmax_fused::id;
-    s.number = 11;
-    s.title = "Softmax, fused";
+    identify(s, bindings::softmax_fused::id, 11, "Softmax, fused", "softmax_fused");
     s.summary = "z = softmax(x) along each row of x[N0, T], T <= B1; B0 rows per program, each "
                 "row in one tile";
-    s.stub_file = "puzzles/softmax_fused.hpp";
-    s.solution_file = "solutions/softmax_fused.hpp";
-    s.doc_file = "docs/puzzles/softmax-fused.md";
     s.size_names = {"N0", "T"};
     s.block_names = {"B0", "B1"};
     s.cases = {
@@ -45,10 +40,10 @@ const puzzle_spec& softmax_fused() {
     s.blocked_sizes = {{0, 0}, {1, 1}};
     s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[1] <= b[1]; };
     s.case_fits_rule = "T <= B1 (a whole row in one tile)";
-    auto shape = [](const std::vector<int>& n) { return std::vector<long long>{n[0], n[1]}; };
+    auto shape = sizes_at({0, 1});
     // Large magnitudes: a softmax that does not subtract the row maximum overflows exp. Short
     // rows are often all negative, so lanes past the end loaded as 0 would win the maximum.
-    s.tensors = {{"x", false, shape, [](auto& v, rng& r) { fill_signed(v, r, 30.0); }},
+    s.tensors = {{"x", false, shape, signed_fill(30.0)},
                  {"z", true, shape, nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};

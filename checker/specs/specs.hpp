@@ -29,6 +29,11 @@ const puzzle_spec& matmul();
 const puzzle_spec& matmul_int4();
 const puzzle_spec& flash_attention();
 
+// Sets the puzzle's id, number and title, and its files from its stem: puzzles/STEM.hpp,
+// solutions/STEM.hpp and docs/puzzles/ID.md.
+void identify(puzzle_spec& s, const char* id, int number, std::string title,
+              const std::string& stem);
+
 // References compute in double.
 using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -40,6 +45,12 @@ void set_from(tensor& t, const matrix& values, long long first = 0);
 
 // z = softmax(x) along each row, x and z [sizes[0], sizes[1]] (tensors 0 and 1).
 void softmax_reference(const std::vector<int>& sizes, std::vector<tensor>& tensors);
+
+// A tensor's shape made of the case's sizes at these indices: sizes_at({1, 0}) is [N1, N0].
+std::function<std::vector<long long>(const std::vector<int>&)> sizes_at(
+    std::vector<int> size_indices);
+// An input's usual fill: fill_signed with this spread.
+fill_fn signed_fill(double spread = 1.0);
 
 // Fills for the cases built against a class of wrong kernels (test_case::fills).
 // Values spread like fill_signed(spread), around `center`: rows far below zero (center -1000) make
@@ -65,9 +76,21 @@ constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
 // blocks of B1), sizes (N0, N1); and their grid, (cdiv(N0, B0), cdiv(N1, B1), 1).
 std::vector<test_case> outer_block_cases();
 std::array<int, 3> outer_block_grid(const std::vector<int>& sizes, const std::vector<int>& blocks);
+// outer_block_cases() and, third, a case of 35 x 66 where x and y are all negative (so that every
+// product is positive), which catches what `catches` says.
+std::vector<test_case> outer_block_cases_with_negative_inputs(std::string catches);
+// The tensors of the outer puzzles: x[N0] (spread 1), y[N1] (spread y_spread), output z[N1, N0].
+std::vector<tensor_spec> outer_tensors(double y_spread);
+// z[j, i] = x[i] + y[j] (tensors 0, 1 and 2).
+void outer_add_reference(const std::vector<int>& sizes, std::vector<tensor>& tensors);
 
 // Every element of each named buffer is loaded at most `times` times over the whole launch.
 budget each_element_read_at_most(std::vector<std::string> names, int times);
+// The same with a bound that depends on the case's sizes: `times_name` says what it is ("KH * KW")
+// and `why` why it is the bound ("once per filter tap").
+budget each_element_read_at_most(std::vector<std::string> names, std::string times_name,
+                                 std::function<int(const std::vector<int>& sizes)> times,
+                                 std::string why);
 // Every element of each named buffer is stored at most `times` times over the whole launch.
 budget each_element_written_at_most(std::vector<std::string> names, int times);
 // No program loads any one element of each named buffer more than `times` times.

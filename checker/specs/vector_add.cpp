@@ -8,13 +8,8 @@ namespace tp::specs {
 const puzzle_spec& vector_add() {
   static const puzzle_spec spec = [] {
     puzzle_spec s;
-    s.id = bindings::vector_add::id;
-    s.number = 3;
-    s.title = "Vector add";
+    identify(s, bindings::vector_add::id, 3, "Vector add", "vector_add");
     s.summary = "z[i] = x[i] + y[i] over N0 elements, B0 per program";
-    s.stub_file = "puzzles/vector_add.hpp";
-    s.solution_file = "solutions/vector_add.hpp";
-    s.doc_file = "docs/puzzles/vector-add.md";
     s.size_names = {"N0"};
     s.block_names = {"B0"};
     s.cases = {
@@ -33,9 +28,9 @@ const puzzle_spec& vector_add() {
          "with a ragged last block for every B0."},
     };
     s.blocked_sizes = {{0, 0}};
-    auto n0 = [](const std::vector<int>& n) { return std::vector<long long>{n[0]}; };
-    s.tensors = {{"x", false, n0, [](auto& v, rng& r) { fill_signed(v, r); }},
-                 {"y", false, n0, [](auto& v, rng& r) { fill_signed(v, r); }},
+    auto n0 = sizes_at({0});
+    s.tensors = {{"x", false, n0, signed_fill()},
+                 {"y", false, n0, signed_fill()},
                  {"z", true, n0, nullptr}};
     s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
       return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};

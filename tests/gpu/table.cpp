@@ -1,19 +1,22 @@
-// Every kernel of the GPU tests, from the units built for each warp count.
+// Every kernel of the GPU tests, from the units built for each warp count (TILEPUZZLES_WARP_COUNTS).
 #include "tests/gpu/kernel_table.hpp"
 
 namespace tp::gpu_tests {
 
+namespace {
+
+template <int... Warps>
+test_kernel_table table_of() {
+  test_kernel_table t;
+  (add_test_kernels<Warps>(t), ...);
+  return t;
+}
+
+}  // namespace
+
 const test_kernel_table& kernels_under_test() {
-  static const test_kernel_table table = [] {
-    test_kernel_table t;
-    add_test_kernels<1>(t);
-    add_test_kernels<2>(t);
-    add_test_kernels<4>(t);
-    add_test_kernels<8>(t);
-    add_test_kernels<16>(t);
-    add_test_kernels<32>(t);
-    return t;
-  }();
+  // The warp counts this executable's kernel units were built for (tests/CMakeLists.txt).
+  static const test_kernel_table table = table_of<TILEPUZZLES_WARP_COUNTS>();
   return table;
 }
 
