@@ -36,7 +36,7 @@ if [ "$1" = "--num-warps-of-kernel" ]; then
     case "$arg" in
       # A response file (one argument per line), every character but the plain ones escaped: the
       # kernel file's name is a quoted -D value.
-      -D*|-I*|-isystem=*|-std=*)
+      -D?*|-I?*|-isystem=*|-std=*)
         printf '%s\n' "$arg" | sed 's/[^A-Za-z0-9_./=+-]/\\&/g' >> "$prefix.probe.rsp" ;;
     esac
     if [ "$previous" = "-isystem" ] || [ "$previous" = "-I" ]; then
