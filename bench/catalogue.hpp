@@ -20,14 +20,14 @@ inline constexpr benchmark_entry catalogue[] = {
      "12 bytes per element: x and y read once, z written once", ""},
     {"long-softmax-3loop", "fp32, 4096 rows x N columns, N = 1024 ... 32768, then 1024 x 65536 and 1024 x 131072",
      "8 bytes per element (x read once, z written once), whatever the algorithm reads", ""},
-    {"long-softmax-2loop", "fp32, 4096 rows x N columns, N = 1024 ... 32768, then 1024 x 65536 and 1024 x 131072; variants with num_warps other than the solution's 4 are the same kernel built for that count",
+    {"long-softmax-2loop", "fp32, 4096 rows x N columns, N = 1024 ... 32768, then 1024 x 65536 and 1024 x 131072, B1 = 1024 ... 16384 with the solution's num_warps (16 elements per thread); '(file: N)' variants are the same kernel built for twice or half the file's count",
      "8 bytes per element (x read once, z written once), whatever the algorithm reads", ""},
-    {"softmax-fused", "fp32, 4096 rows x N columns, N = 256 ... 16384, one row per tile (32768 needs more than the solution's 4 warps); variants with num_warps other than the solution's 4 are the same kernel built for that count",
+    {"softmax-fused", "fp32, 4096 rows x N columns, N = 256 ... 32768, one row per tile, and 2 or 4 rows per program up to N = 1024, with the solution's num_warps (16 elements per thread); '(file: N)' variants are the same kernel built for twice or half the file's count",
      "8 bytes per element (x read once, z written once)", ""},
-    {"matmul", "M = N = K = 1024 ... 8192; the solution in fp32 (the dtypes its tl::dot runs on the GPU), beside cuBLAS: SGEMM (exact fp32, TF32 off), and cublasGemmEx with TF32, fp16 and bf16",
+    {"matmul", "M = N = K = 1024 ... 8192; the solution in exact fp32 beside cuBLAS SGEMM (TF32 off), and its loop with tl::tf32, fp16 and bf16 operands (the tensor cores) beside cublasGemmEx in TF32, fp16 and bf16",
      "2 M N K flops; x cuBLAS = cuBLAS's time in the same dtype / this row's", ""},
-    {"flash-attention", "batch 4, 16 heads, 4096 tokens, head_dim 64 and 128, fp16, against SDPA",
-     "4 B H T^2 D flops", "it needs half-precision tiles and tl::dot on the GPU (issue 9)"},
+    {"flash-attention", "fp16, batch 4, 16 heads, 4096 tokens, head_dim 64 and 128, causal and not; B0 x B1 tiles with the solution's 4 warps, and the larger with 8",
+     "4 B H T^2 D flops (half of them when causal), as torch SDPA's are counted by bench/torch_triton_baselines.py", ""},
 };
 
 inline const benchmark_entry* find_benchmark(std::string_view puzzle) {

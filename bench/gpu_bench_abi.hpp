@@ -7,7 +7,7 @@
 extern "C" {
 
 // Bumped whenever a struct below changes.
-inline constexpr int tp_bench_abi_version = 3;
+inline constexpr int tp_bench_abi_version = 4;
 
 // One measured kernel, configuration and size; the strings live until the callback returns.
 struct tp_bench_row {
@@ -24,6 +24,7 @@ struct tp_bench_row {
   double bytes, flops;    // the work the row counts (0 when not counted)
   double max_error;       // largest relative error against the reference at this size
   const char* problem;    // null, or why the row has no time (a wrong result)
+  const char* causal;     // "yes" or "no" for attention, "" otherwise
 };
 
 struct tp_bench_request {

@@ -1,8 +1,14 @@
-// The matmul sweep of `tilepuzzles bench`: square z = x @ y of sizes that fill the GPU, the
-// project's solution (puzzle 14, with the dtypes its kernel runs with on the GPU) beside cuBLAS in
-// the same run (linked from the CUDA toolkit): SGEMM in exact fp32 (TF32 off), and cublasGemmEx
-// with TF32 products, fp16 and bf16 operands (fp32 accumulation, output in the operands' type, as
-// torch.matmul does).
+// The matmul sweep of `tilepuzzles bench`: square z = x @ y of sizes that fill the GPU, beside
+// cuBLAS in the same run (linked from the CUDA toolkit):
+//   fp32   the solution (puzzle 14: tl::dot's exact FFMA lowering, cuda/dot.cuh) at several tile
+//          shapes, against SGEMM in exact fp32 (TF32 off);
+//   tf32   the solution's kernel with tl::dot(a, b, acc, tl::tf32) (mma.sync m16n8k8,
+//          cuda/mma.cuh), against cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32;
+//   fp16   the same kernel with float16 or bfloat16 operands (mma.sync m16n8k16) and fp32
+//   bf16   accumulation and output, against cublasGemmEx with fp16 / bf16 operands and
+//          CUBLAS_COMPUTE_32F (output in the operands' type, as torch.matmul does).
+// The tensor-core kernels also come with the next step's operands loaded before this step's dot,
+// by hand (what a pipelined k-loop does).
 //
 // Every implementation is first run once on an output filled with NaN and checked: every element
 // finite, and 256 sampled elements against a double-precision product of the operands as the
@@ -25,10 +31,64 @@
 
 #include "bench/gpu_bench_session.cuh"
 #include "solutions/matmul.hpp"
+#include "tile/precision.hpp"
 
 namespace tp::bench_gpu {
 
 namespace {
+
+// The matmul solution's loop with the operands' type and the dot's input precision as parameters
+// (the solution itself is exact fp32).
+template <class T, class Precision, int B0, int B1, int B_MID>
+struct MatmulAs {
+  static constexpr int num_warps = 4;
+
+  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z,
+                            int N0, int N1, int N2, int MID) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    tl::tile<float, B0, B1> acc = 0.0f;
+    for (int k = 0; k < MID; k += B_MID) {
+      auto ks = k + tl::arange<B_MID>();
+      auto a = tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), 0.0f);
+      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
+      acc = tl::dot(a, b, acc, Precision{});
+    }
+    tl::store(z + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
+  }
+};
+
+// The same with the next step's operands loaded before this step's dot, by hand: their loads are
+// in flight while the dot stages and multiplies the current ones.
+template <class T, class Precision, int B0, int B1, int B_MID>
+struct MatmulPrefetch {
+  static constexpr int num_warps = 4;
+
+  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z,
+                            int N0, int N1, int N2, int MID) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    auto load_a = [&](int k) {
+      auto ks = k + tl::arange<B_MID>();
+      return tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), 0.0f);
+    };
+    auto load_b = [&](int k) {
+      auto ks = k + tl::arange<B_MID>();
+      return tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
+    };
+    tl::tile<float, B0, B1> acc = 0.0f;
+    auto a = load_a(0);
+    auto b = load_b(0);
+    for (int k = 0; k < MID; k += B_MID) {
+      auto next_a = load_a(k + B_MID);  // masked off past the end
+      auto next_b = load_b(k + B_MID);
+      acc = tl::dot(a, b, acc, Precision{});
+      a = next_a;
+      b = next_b;
+    }
+    tl::store(z + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
+  }
+};
 
 void cublas_check(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
@@ -61,8 +121,10 @@ struct operands {
   int n;
   std::vector<T> hx, hy;
   device_array<T> x, y, z;
+  device_array<float> z32;  // the tl kernels' output: fp32 whatever the operands
   operands(int n_, const std::vector<float>& fx, const std::vector<float>& fy)
-      : n(n_), hx(fx.size()), hy(fy.size()), x(fx.size()), y(fy.size()), z(fx.size()) {
+      : n(n_), hx(fx.size()), hy(fy.size()), x(fx.size()), y(fy.size()), z(fx.size()),
+        z32(std::is_same_v<T, float> ? 1 : fx.size()) {
     for (std::size_t i = 0; i < fx.size(); ++i) hx[i] = from_float<T>(fx[i]), hy[i] = from_float<T>(fy[i]);
     cuda_check(cudaMemcpy(x.data, hx.data(), sizeof(T) * hx.size(), cudaMemcpyHostToDevice), "copy x");
     cuda_check(cudaMemcpy(y.data, hy.data(), sizeof(T) * hy.size(), cudaMemcpyHostToDevice), "copy y");
@@ -136,26 +198,67 @@ void cublas_gemm(matmul_run& r, cublasHandle_t handle, const char* variant, cons
   });
 }
 
-// The matmul solution, fp32 operands (tl::dot's FFMA lowering, cuda/dot.cuh).
-template <int B0, int B1, int B_MID>
-void solution_fp32(matmul_run& r, operands<float>& p) {
-  using kernel = solutions::Matmul<B0, B1, B_MID>;
-  const std::string variant = "B0=" + std::to_string(B0) + " B1=" + std::to_string(B1) +
-                              " B_MID=" + std::to_string(B_MID);
+const char* const prefetched = ", next operands loaded first";
+
+std::string tile_name(int b0, int b1, int b_mid) {
+  return "B0=" + std::to_string(b0) + " B1=" + std::to_string(b1) + " B_MID=" + std::to_string(b_mid);
+}
+
+// A tl matmul kernel on operands of type T (float, __half or __nv_bfloat16; tl's float16 and
+// bfloat16 have the same bits), fp32 output.
+template <class Kernel, class TlT, class T, int B0, int B1>
+void tl_matmul(matmul_run& r, const std::string& variant, const dtype_info& dtype, operands<T>& p) {
   const int n = r.n;
+  float* z = std::is_same_v<T, float> ? reinterpret_cast<float*>(p.z.data) : p.z32.data;
   const dim3 grid((n + B0 - 1) / B0, (n + B1 - 1) / B1, 1);
-  r.measure("matmul", variant, fp32, p, p.z.data, [&](int, cudaStream_t stream) {
-    tp::gpu::program<kernel, tl::ptr<const float>, tl::ptr<const float>, tl::ptr<float>, int, int,
-                     int, int><<<grid, 32 * kernel::num_warps, 0, stream>>>(kernel{}, {p.x.data}, {p.y.data},
-                                                                  {p.z.data}, n, n, 1, n);
+  const auto* x = reinterpret_cast<const TlT*>(p.x.data);
+  const auto* y = reinterpret_cast<const TlT*>(p.y.data);
+  r.measure("matmul", variant, dtype, p, z, [&](int, cudaStream_t stream) {
+    tp::gpu::program<Kernel, tl::ptr<const TlT>, tl::ptr<const TlT>, tl::ptr<float>, int, int, int,
+                     int><<<grid, 32 * Kernel::num_warps, 0, stream>>>(Kernel{}, {x}, {y}, {z}, n,
+                                                                      n, 1, n);
   });
 }
 
-constexpr int solution_variants = 6;
+// The matmul solution, fp32 operands (tl::dot's FFMA lowering, cuda/dot.cuh).
+template <int B0, int B1, int B_MID>
+void solution_fp32(matmul_run& r, operands<float>& p) {
+  tl_matmul<solutions::Matmul<B0, B1, B_MID>, float, float, B0, B1>(r, tile_name(B0, B1, B_MID),
+                                                                      fp32, p);
+}
+
+// The solution's loop with TF32 products (Kernel: MatmulAs or MatmulPrefetch).
+template <template <class, class, int, int, int> class Kernel, int B0, int B1, int B_MID>
+void tf32_kernel(matmul_run& r, operands<float>& p, const char* how) {
+  tl_matmul<Kernel<float, tl::tf32_t, B0, B1, B_MID>, float, float, B0, B1>(
+      r, tile_name(B0, B1, B_MID) + how, tf32, p);
+}
+
+// The solution's loop with half operands: T is cuBLAS's type, TlT tl's of the same bits.
+template <class T, class TlT>
+void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& fx,
+                const std::vector<float>& fy) {
+  constexpr bool is_fp16 = std::is_same_v<T, __half>;
+  const dtype_info& dtype = is_fp16 ? fp16 : bf16;
+  operands<T> p(r.n, fx, fy);
+  cublas_gemm(r, handle, is_fp16 ? "cublasGemmEx fp16" : "cublasGemmEx bf16", dtype, p, p.z.data,
+              is_fp16 ? CUDA_R_16F : CUDA_R_16BF, is_fp16 ? CUDA_R_16F : CUDA_R_16BF,
+              CUBLAS_COMPUTE_32F);
+  using tl::ieee_t;
+  tl_matmul<MatmulAs<TlT, ieee_t, 64, 64, 32>, TlT, T, 64, 64>(r, tile_name(64, 64, 32), dtype, p);
+  tl_matmul<MatmulAs<TlT, ieee_t, 128, 64, 32>, TlT, T, 128, 64>(r, tile_name(128, 64, 32), dtype, p);
+  tl_matmul<MatmulAs<TlT, ieee_t, 128, 128, 32>, TlT, T, 128, 128>(r, tile_name(128, 128, 32), dtype, p);
+  tl_matmul<MatmulAs<TlT, ieee_t, 128, 128, 64>, TlT, T, 128, 128>(r, tile_name(128, 128, 64), dtype, p);
+  tl_matmul<MatmulPrefetch<TlT, ieee_t, 64, 64, 32>, TlT, T, 64, 64>(r, tile_name(64, 64, 32) + prefetched, dtype, p);
+  tl_matmul<MatmulPrefetch<TlT, ieee_t, 128, 128, 32>, TlT, T, 128, 128>(r, tile_name(128, 128, 32) + prefetched, dtype, p);
+}
+constexpr int half_rows = 1 + 6;
+
+constexpr int fp32_rows = 2 + 6 + 7;  // SGEMM, TF32 cuBLAS, the solution's 6 tiles, TF32's 7
 
 }  // namespace
 
-int matmul_rows() { return static_cast<int>(matmul_sizes.size()) * (4 + solution_variants); }
+int matmul_rows() { return static_cast<int>(matmul_sizes.size()) * (fp32_rows + 2 * half_rows); }
 
 void matmul_sweep(session& s) {
   cublasHandle_t handle = nullptr;
@@ -188,8 +291,7 @@ void matmul_sweep(session& s) {
       });
       cublas_gemm(r, handle, "cublasGemmEx TF32", tf32, p, p.z.data, CUDA_R_32F, CUDA_R_32F,
                   CUBLAS_COMPUTE_32F_FAST_TF32);
-      // The solution in each dtype its kernel runs with on the GPU: fp32 today (the tensor-core
-      // dtypes join here when tl::dot lowers them).
+      // The solution: exact fp32.
       solution_fp32<128, 64, 16>(r, p);
       solution_fp32<64, 64, 16>(r, p);
       solution_fp32<64, 128, 16>(r, p);
@@ -199,17 +301,17 @@ void matmul_sweep(session& s) {
       solution_fp32<256, 64, 16>(r, p);
       solution_fp32<128, 128, 16>(r, p);
       solution_fp32<128, 64, 32>(r, p);
+      // Its loop with TF32 products.
+      tf32_kernel<MatmulAs, 64, 64, 32>(r, p, "");
+      tf32_kernel<MatmulAs, 128, 64, 32>(r, p, "");
+      tf32_kernel<MatmulAs, 64, 128, 32>(r, p, "");
+      tf32_kernel<MatmulAs, 128, 128, 32>(r, p, "");
+      tf32_kernel<MatmulAs, 128, 128, 16>(r, p, "");
+      tf32_kernel<MatmulPrefetch, 64, 64, 32>(r, p, prefetched);
+      tf32_kernel<MatmulPrefetch, 128, 128, 32>(r, p, prefetched);
     }
-    {
-      operands<__half> p(n, fx, fy);
-      cublas_gemm(r, handle, "cublasGemmEx fp16", fp16, p, p.z.data, CUDA_R_16F, CUDA_R_16F,
-                  CUBLAS_COMPUTE_32F);
-    }
-    {
-      operands<__nv_bfloat16> p(n, fx, fy);
-      cublas_gemm(r, handle, "cublasGemmEx bf16", bf16, p, p.z.data, CUDA_R_16BF, CUDA_R_16BF,
-                  CUBLAS_COMPUTE_32F);
-    }
+    half_sweep<__half, tl::float16>(r, handle, fx, fy);
+    half_sweep<__nv_bfloat16, tl::bfloat16>(r, handle, fx, fy);
   }
 }
 

@@ -1,12 +1,15 @@
 // What the translation units of the GPU benchmark module share (bench/gpu_benchmarks.cu, the
-// matmul sweep bench/gpu_bench_matmul.cu, and bench/gpu_bench_warps.cu, which is compiled once per
-// warp count because tl is built for one count per unit, tile/config.hpp): the run's session, which
-// reports each measured row to the tilepuzzles program, and the softmax problems and their check.
+// matmul sweep bench/gpu_bench_matmul.cu, and bench/gpu_bench_kernels.cu, which is compiled once
+// per warp count because tl is built for one count per unit, tile/config.hpp): the run's session,
+// which reports each measured row to the tilepuzzles program, the problems and their checks, and
+// the table of the solutions' kernels.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <initializer_list>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,11 +33,12 @@ struct session {
   // One row: `bytes` and `flops` are the work the row counts (0 where it counts none).
   void report(const char* benchmark, const std::string& variant, const std::string& size,
               const char* dtype, double x, const char* x_name, const tp::gpu::timing& t,
-              double bytes, double flops, double error, const std::string& problem) {
+              double bytes, double flops, double error, const std::string& problem,
+              const char* causal = "") {
     tp_bench_row row{benchmark, variant.c_str(), size.c_str(), dtype, x, x_name,
                      t.median_ms, t.min_ms, t.max_ms, t.runs, t.launches_per_sample, t.graph ? 1 : 0,
                      bytes, flops,
-                     error, problem.empty() ? nullptr : problem.c_str()};
+                     error, problem.empty() ? nullptr : problem.c_str(), causal};
     host->row(host->context, &row);
     ++done;
   }
@@ -91,33 +95,80 @@ inline const std::vector<shape> long_shapes = {{4096, 1024}, {4096, 2048},  {409
                                                {4096, 8192}, {4096, 16384}, {4096, 32768},
                                                {1024, 65536}, {1024, 131072}};
 
-// ---- what the other units run
+// ---- attention, fp16: q, k, v, o[batch, heads, tokens, head_dim]
+
+struct attention_problem {
+  int batch, heads, tokens, head_dim;
+  bool causal;
+  std::vector<unsigned short> hq, hk, hv;  // the inputs' bits, fp16
+  std::vector<device_array<unsigned short>> q, k, v, o;
+  int sets;
+  std::string size() const;
+  double flops() const;  // 4 B H T^2 D, half of it when causal
+};
+
+attention_problem make_attention_problem(const session& s, int batch, int heads, int tokens,
+                                         int head_dim, bool causal);
+
+// The largest error, over 64 query rows of 4 (batch, head) pairs spread over the problem, of o
+// against attention computed in double from the same fp16 inputs, relative to the largest |o|
+// of each row; infinity if any element of o is not finite.
+double attention_error(const attention_problem& p);
+
+// ---- the kernels, each built in the translation unit of its warp count
+
+// tl is built for one warp count per unit (tile/config.hpp), and a solution's num_warps may
+// depend on its block sizes. So the kernels are compiled in bench/gpu_bench_kernels.cu, once per
+// count (bench/CMakeLists.txt): each unit adds to the table the solutions' configurations of its
+// count, as the solution files write them, and the same kernels built for a neighbouring count
+// (twice or half the file's), to show what the file's choice is worth.
+using softmax_runner = void (*)(session& s, const char* benchmark, const std::string& variant,
+                                softmax_problem& p);
+using attention_runner = void (*)(session& s, const std::string& variant, attention_problem& p);
+template <class Runner>
+struct kernel_entry {
+  Runner run = nullptr;
+  int warps = 0;
+};
+struct kernel_table {
+  // kernel_key(...) -> the runner
+  std::map<std::string, kernel_entry<softmax_runner>> softmax;
+  std::map<std::string, kernel_entry<attention_runner>> attention;
+};
+
+// `warps` 0 is the solution as its file writes it; otherwise the same kernel built for `warps`.
+inline std::string kernel_key(const std::string& kernel, std::initializer_list<int> blocks,
+                              int warps = 0) {
+  std::string key = kernel;
+  for (const int b : blocks) key.append(" ").append(std::to_string(b));
+  if (warps) key.append(" w").append(std::to_string(warps));
+  return key;
+}
+
+template <int Warps>
+void add_kernels(kernel_table& table);
+template <>
+void add_kernels<1>(kernel_table&);
+template <>
+void add_kernels<2>(kernel_table&);
+template <>
+void add_kernels<4>(kernel_table&);
+template <>
+void add_kernels<8>(kernel_table&);
+template <>
+void add_kernels<16>(kernel_table&);
+
+inline const kernel_table& kernels() {
+  static const kernel_table table = [] {
+    kernel_table t;
+    add_kernels<1>(t), add_kernels<2>(t), add_kernels<4>(t), add_kernels<8>(t), add_kernels<16>(t);
+    return t;
+  }();
+  return table;
+}
 
 // The matmul sweep with cuBLAS beside it (bench/gpu_bench_matmul.cu).
 void matmul_sweep(session& s);
 int matmul_rows();
-
-// The softmax solutions built for other warp counts than their files' 4 (bench/gpu_bench_warps.cu,
-// one unit per count): what more or fewer warps per program would buy, measured beside the
-// solutions as they are. Each runs the variants it has for `benchmark`, and says how many rows.
-void warps_variants_1(session& s, const std::string& benchmark);
-void warps_variants_2(session& s, const std::string& benchmark);
-void warps_variants_8(session& s, const std::string& benchmark);
-void warps_variants_16(session& s, const std::string& benchmark);
-int warps_variant_rows_1(const std::string& benchmark);
-int warps_variant_rows_2(const std::string& benchmark);
-int warps_variant_rows_8(const std::string& benchmark);
-int warps_variant_rows_16(const std::string& benchmark);
-
-inline void warps_variants(session& s, const std::string& benchmark) {
-  warps_variants_1(s, benchmark);
-  warps_variants_2(s, benchmark);
-  warps_variants_8(s, benchmark);
-  warps_variants_16(s, benchmark);
-}
-inline int warps_variant_rows(const std::string& benchmark) {
-  return warps_variant_rows_1(benchmark) + warps_variant_rows_2(benchmark) +
-         warps_variant_rows_8(benchmark) + warps_variant_rows_16(benchmark);
-}
 
 }  // namespace tp::bench_gpu

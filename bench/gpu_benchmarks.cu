@@ -3,6 +3,10 @@
 // each checked against a double-precision reference at the benchmark's size before it is timed,
 // beside a device-to-device copy of 1 GiB timed in the same run (the memory ceiling).
 //
+// The solutions' kernels are compiled in bench/gpu_bench_kernels.cu, once per warp count, and found
+// here in the module's kernel table (bench/gpu_bench_session.cuh); vector-add's 4 warps are this
+// unit's.
+//
 // Memory-bound kernels: GB/s count the fewest bytes the problem must move (each input read once,
 // each output written once), as bench/torch_triton_baselines.py counts them, so the ratios to
 // PyTorch and Triton are ratios of time. Inputs rotate over enough sets (cuda/timing.cuh) that L2
@@ -12,15 +16,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/catalogue.hpp"
 #include "bench/gpu_bench_session.cuh"
-#include "solutions/long_softmax_2loop.hpp"
-#include "solutions/long_softmax_3loop.hpp"
-#include "solutions/softmax_fused.hpp"
+#include "cuda/half_bits.hpp"
 #include "solutions/vector_add.hpp"
 
 namespace tp::bench_gpu {
@@ -63,6 +69,85 @@ double softmax_error(const softmax_problem& p) {
       worst = std::max(worst, std::fabs(zr[c] - want) / want);
     }
   }
+  return worst;
+}
+
+// ---- attention
+
+namespace {
+unsigned short half_bits(float f) { return tl::half_bits::from_float(f); }
+double half_value(unsigned short bits) { return tl::half_bits::to_float(bits); }
+}  // namespace
+
+std::string attention_problem::size() const {
+  return std::to_string(batch) + "x" + std::to_string(heads) + "x" + std::to_string(tokens) + "x" +
+         std::to_string(head_dim);
+}
+
+double attention_problem::flops() const {
+  return 4.0 * batch * heads * tokens * static_cast<double>(tokens) * head_dim / (causal ? 2 : 1);
+}
+
+attention_problem make_attention_problem(const session& s, int batch, int heads, int tokens,
+                                         int head_dim, bool causal) {
+  attention_problem p{batch, heads, tokens, head_dim, causal, {}, {}, {}, {}, {}, {}, {}, 0};
+  const long long n = 1LL * batch * heads * tokens * head_dim;
+  p.sets = tp::gpu::rotation_sets(8.0 * n, s.l2_bytes);
+  // Uniform in [-1, 1), from a fixed 64-bit linear congruential sequence per tensor.
+  auto fill = [n](std::vector<unsigned short>& h, unsigned long long state) {
+    h.resize(n);
+    for (long long i = 0; i < n; ++i) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      h[i] = half_bits(static_cast<float>(state >> 40) * 0x1p-23f - 1.0f);
+    }
+  };
+  fill(p.hq, 1), fill(p.hk, 2), fill(p.hv, 3);
+  for (int k = 0; k < p.sets; ++k) {
+    p.q.emplace_back(n), p.k.emplace_back(n), p.v.emplace_back(n), p.o.emplace_back(n);
+    cuda_check(cudaMemcpy(p.q[k].data, p.hq.data(), 2 * n, cudaMemcpyHostToDevice), "copy q");
+    cuda_check(cudaMemcpy(p.k[k].data, p.hk.data(), 2 * n, cudaMemcpyHostToDevice), "copy k");
+    cuda_check(cudaMemcpy(p.v[k].data, p.hv.data(), 2 * n, cudaMemcpyHostToDevice), "copy v");
+  }
+  return p;
+}
+
+double attention_error(const attention_problem& p) {
+  const long long n = 1LL * p.batch * p.heads * p.tokens * p.head_dim;
+  std::vector<unsigned short> ho(n);
+  cuda_check(cudaMemcpy(ho.data(), p.o[0].data, 2 * n, cudaMemcpyDeviceToHost), "copy o");
+  for (long long i = 0; i < n; ++i)
+    if (!std::isfinite(half_value(ho[i]))) return INFINITY;
+  const int D = p.head_dim, T = p.tokens;
+  const int heads = p.batch * p.heads;
+  double worst = 0;
+  std::vector<double> scores(T), out(D);
+  for (const int head : {0, heads / 3, 2 * heads / 3, heads - 1})
+    for (int r = 0; r < 16; ++r) {
+      const int row = static_cast<int>(1LL * r * (T - 1) / 15);
+      const long long base = 1LL * head * T * D;
+      const int keys = p.causal ? row + 1 : T;
+      double m = -INFINITY;
+      for (int j = 0; j < keys; ++j) {
+        double dot = 0;
+        for (int d = 0; d < D; ++d)
+          dot += half_value(p.hq[base + 1LL * row * D + d]) * half_value(p.hk[base + 1LL * j * D + d]);
+        scores[j] = dot / std::sqrt(static_cast<double>(D));
+        m = std::max(m, scores[j]);
+      }
+      double sum = 0;
+      std::fill(out.begin(), out.end(), 0.0);
+      for (int j = 0; j < keys; ++j) {
+        const double e = std::exp(scores[j] - m);
+        sum += e;
+        for (int d = 0; d < D; ++d) out[d] += e * half_value(p.hv[base + 1LL * j * D + d]);
+      }
+      double largest = 0;
+      for (int d = 0; d < D; ++d) largest = std::max(largest, std::fabs(out[d] / sum));
+      for (int d = 0; d < D; ++d) {
+        const double got = half_value(ho[base + 1LL * row * D + d]);
+        worst = std::max(worst, std::fabs(got - out[d] / sum) / std::max(largest, 1e-30));
+      }
+    }
   return worst;
 }
 
@@ -137,70 +222,121 @@ void vector_add(session& s, long long n) {
   s.report("vector-add", variant, size, "fp32", static_cast<double>(n), "elements", t, bytes, 0, 0, "");
 }
 
-// ---- the softmaxes over x[rows, cols]
+// ---- the softmaxes over x[rows, cols], and attention: the kernel table's
 
-// Up to 16384 columns: the solution's 4 warps hold a row of 32768 in 256 registers per thread,
-// past the backend's bound of 128 (cuda/tile_storage.cuh), which refuses to compile it. Up to 1024
-// columns also with 2 and 4 rows per program (B0), as the tutorial's persistent kernel takes
-// several short rows per program.
-template <int B1>
-void softmax_fused(session& s) {
-  auto p = make_softmax_problem(s, 4096, B1);
-  softmax<solutions::SoftmaxFused<1, B1>, 1>(s, "softmax-fused", "B0=1 B1=N", p);
-  if constexpr (B1 <= 1024) {
-    softmax<solutions::SoftmaxFused<2, B1>, 2>(s, "softmax-fused", "B0=2 B1=N", p);
-    softmax<solutions::SoftmaxFused<4, B1>, 4>(s, "softmax-fused", "B0=4 B1=N", p);
+// Each configuration (B0, B1; B1 0 for one row per tile) on each shape, as the solution writes it,
+// then built for the neighbouring warp counts the table has. With no session, only counts rows.
+template <class Entry, class Problem, class Make, class Run>
+int sweep_table(session* s, const std::map<std::string, Entry>& table, const std::string& kernel,
+                const std::vector<std::vector<int>>& configs, std::optional<Problem>& problem,
+                Make make, Run run, const std::string& suffix) {
+  int rows = 0;
+  for (const auto& blocks : configs) {
+    std::string own_key = kernel, name;
+    static const char* const names[] = {"B0", "B1", "D"};
+    for (std::size_t i = 0; i < blocks.size() && i < 3; ++i) {
+      own_key.append(" ").append(std::to_string(blocks[i]));
+      name.append(i ? " " : "").append(names[i]).append("=").append(std::to_string(blocks[i]));
+    }
+    const auto own = table.find(own_key);
+    if (own == table.end())
+      throw std::runtime_error("the GPU benchmark module has no kernel '" + own_key +
+                               "' (bench/gpu_bench_kernels.cu)");
+    const std::string file_warps = std::to_string(own->second.warps);
+    std::vector<std::pair<std::string, const Entry*>> runs = {
+        {name + " num_warps=" + file_warps + suffix, &own->second}};
+    for (const int w : {1, 2, 4, 8, 16}) {
+      const auto other = table.find(own_key + " w" + std::to_string(w));
+      if (other != table.end())
+        runs.push_back({name + " num_warps=" + std::to_string(w) + " (file: " + file_warps + ")" + suffix,
+                        &other->second});
+    }
+    for (const auto& [variant, entry] : runs) {
+      ++rows;
+      if (!s) continue;
+      if (!problem) problem.emplace(make());
+      run(*entry, variant, *problem);
+    }
   }
+  return rows;
 }
 
-int count_rows(const std::vector<std::string>& chosen) {
-  int rows = 1;  // the copy
-  const int long_rows = static_cast<int>(long_shapes.size());
+int softmax_sweep(session* s, const char* kernel, const std::vector<shape>& shapes,
+                  std::vector<std::vector<int>> (*configs)(const shape&)) {
+  int rows = 0;
+  for (const shape& sh : shapes) {
+    std::optional<softmax_problem> p;
+    rows += sweep_table(
+        s, kernels().softmax, kernel, configs(sh), p,
+        [&] { return make_softmax_problem(*s, sh.rows, sh.cols); },
+        [&](const kernel_entry<softmax_runner>& e, const std::string& variant, softmax_problem& q) {
+          e.run(*s, kernel, variant, q);
+        },
+        "");
+  }
+  return rows;
+}
+
+// softmax-fused: one row per tile (B1 = N), and 2 and 4 rows per program for rows up to 1024.
+std::vector<std::vector<int>> fused_configs(const shape& sh) {
+  if (sh.cols <= 1024) return {{1, sh.cols}, {2, sh.cols}, {4, sh.cols}};
+  return {{1, sh.cols}};
+}
+const std::vector<shape> fused_shapes = {{4096, 256},  {4096, 512},  {4096, 1024},
+                                         {4096, 2048}, {4096, 4096}, {4096, 8192},
+                                         {4096, 16384}, {4096, 32768}};
+std::vector<std::vector<int>> two_loop_configs(const shape&) {
+  return {{1, 1024}, {1, 2048}, {1, 4096}, {1, 8192}, {1, 16384}};
+}
+std::vector<std::vector<int>> three_loop_configs(const shape&) { return {{1, 2048}, {1, 4096}}; }
+
+// flash-attention, fp16: batch 4, 16 heads, 4096 tokens; B0 x B1 tiles for each head_dim.
+int attention_sweep(session* s) {
+  int rows = 0;
+  for (const int head_dim : {64, 128}) {
+    const std::vector<std::vector<int>> configs =
+        head_dim == 64 ? std::vector<std::vector<int>>{{64, 32, 64}, {64, 64, 64}, {128, 64, 64}}
+                       : std::vector<std::vector<int>>{{32, 32, 128}, {64, 32, 128}};
+    std::optional<attention_problem> p;
+    for (const bool causal : {false, true}) {
+      if (p) p->causal = causal;
+      rows += sweep_table(
+          s, kernels().attention, "flash-attention", configs, p,
+          [&] { return make_attention_problem(*s, 4, 16, 4096, head_dim, causal); },
+          [&](const kernel_entry<attention_runner>& e, const std::string& variant,
+              attention_problem& q) { e.run(*s, variant, q); },
+          causal ? " causal" : "");
+    }
+  }
+  return rows;
+}
+
+int run_or_count(session* s, const std::vector<std::string>& chosen) {
+  int rows = 0;
   for (const auto& b : chosen) {
-    if (b == "vector-add") rows += 9;
-    if (b == "softmax-fused") rows += 7 + 2 * 3;
-    if (b == "long-softmax-3loop") rows += 2 * long_rows;
-    if (b == "long-softmax-2loop") rows += 4 * long_rows;
-    if (b == "matmul") rows += matmul_rows();
-    rows += warps_variant_rows(b);
+    if (b == "vector-add")
+      for (int log2n = 20; log2n <= 28; ++log2n) {
+        ++rows;
+        if (s) vector_add<1024>(*s, 1LL << log2n);
+      }
+    if (b == "softmax-fused") rows += softmax_sweep(s, "softmax-fused", fused_shapes, fused_configs);
+    if (b == "long-softmax-3loop")
+      rows += softmax_sweep(s, "long-softmax-3loop", long_shapes, three_loop_configs);
+    if (b == "long-softmax-2loop")
+      rows += softmax_sweep(s, "long-softmax-2loop", long_shapes, two_loop_configs);
+    if (b == "matmul") {
+      rows += matmul_rows();
+      if (s) matmul_sweep(*s);
+    }
+    if (b == "flash-attention") rows += attention_sweep(s);
   }
   return rows;
 }
 
 void run_all(session& s, const std::vector<std::string>& chosen) {
-  s.total = count_rows(chosen);
+  s.total = 1 + run_or_count(nullptr, chosen);
   copy_ceiling(s);
-  for (const auto& b : chosen) {
-    if (b == "vector-add")
-      for (int log2n = 20; log2n <= 28; ++log2n) vector_add<1024>(s, 1LL << log2n);
-    if (b == "long-softmax-3loop")
-      for (const shape& sh : long_shapes) {
-        auto p = make_softmax_problem(s, sh.rows, sh.cols);
-        softmax<solutions::LongSoftmax3Loop<1, 2048>, 1>(s, "long-softmax-3loop", "B0=1 B1=2048", p);
-        softmax<solutions::LongSoftmax3Loop<1, 4096>, 1>(s, "long-softmax-3loop", "B0=1 B1=4096", p);
-      }
-    if (b == "long-softmax-2loop") {
-      for (const shape& sh : long_shapes) {
-        auto p = make_softmax_problem(s, sh.rows, sh.cols);
-        softmax<solutions::LongSoftmax2Loop<1, 1024>, 1>(s, "long-softmax-2loop", "B0=1 B1=1024", p);
-        softmax<solutions::LongSoftmax2Loop<1, 2048>, 1>(s, "long-softmax-2loop", "B0=1 B1=2048", p);
-        softmax<solutions::LongSoftmax2Loop<1, 4096>, 1>(s, "long-softmax-2loop", "B0=1 B1=4096", p);
-        softmax<solutions::LongSoftmax2Loop<1, 8192>, 1>(s, "long-softmax-2loop", "B0=1 B1=8192", p);
-      }
-      warps_variants(s, b);
-    }
-    if (b == "softmax-fused") {
-      softmax_fused<256>(s);
-      softmax_fused<512>(s);
-      softmax_fused<1024>(s);
-      softmax_fused<2048>(s);
-      softmax_fused<4096>(s);
-      softmax_fused<8192>(s);
-      softmax_fused<16384>(s);
-      warps_variants(s, b);
-    }
-    if (b == "matmul") matmul_sweep(s);
-  }
+  run_or_count(&s, chosen);
 }
 
 }  // namespace

@@ -19,13 +19,16 @@
 #             solution (check --gpu in one process) and on the layout tests' kernels
 #   sass      registers and SASS of the 2-loop softmax, and its loops' instructions by kind
 #             (bench/sass_loops.py)
-#   bench     what max.NaN/min.NaN do with signed zeros; `tilepuzzles bench` (vector-add and the
-#             softmaxes swept against the copy bandwidth of the same run: bench.txt, bench.csv,
-#             bench.svg), then, where Python has torch and triton, bench/torch_triton_baselines.py
-#             with the project's CSV beside PyTorch and Triton (baselines.txt)
-#   matmul    compute-sanitizer memcheck and racecheck on the matmul solution (tl::dot), the
-#             matmul solution at 4096^3 fp32 (bench/gpu_matmul.cu) and cuBLAS fp32 (PyTorch,
-#             TF32 off) at the same size, in the same run
+#   bench     what max.NaN/min.NaN do with signed zeros; `tilepuzzles bench $BENCH` (default:
+#             every benchmark but matmul, which the matmul step runs: vector-add and the softmaxes
+#             swept against the copy bandwidth of the same run, flash-attention in TFLOP/s:
+#             bench.txt, bench.csv, bench.svg), then, where Python has torch and triton,
+#             bench/torch_triton_baselines.py with the project's CSV beside PyTorch and Triton
+#             (baselines.txt)
+#   matmul    compute-sanitizer memcheck and racecheck on the matmul solution (tl::dot), then
+#             `tilepuzzles bench matmul` (the solution in fp32 and its loop in TF32, fp16 and bf16
+#             beside cuBLAS of each; matmul.csv) and cuBLAS fp32 through PyTorch (TF32 off) at
+#             4096^3 as a cross-check
 #   resources registers and spills of every benchmarked softmax and matmul kernel (cuobjdump
 #             -res-usage) and the matmul kernel's SASS instruction mix (profile.txt)
 #   profile   the same, then
@@ -72,7 +75,7 @@ if want build || want buildbench; then
       -DTILEPUZZLES_GPU_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1; then
     tail -30 "$out/build.log" | tee -a "$summary"; exit 1
   fi
-  targets="tilepuzzles tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts tilepuzzles_bench_gpu_matmul"
+  targets="tilepuzzles tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts"
   if want build; then
     targets="$targets tilepuzzles_gpu_tests $(cmake --build $build --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution(_gpu)?" | sort -u | xargs)"
   fi
@@ -158,15 +161,18 @@ if want bench; then
   say "== benchmarks ($(elapsed))"
   {
     ./$build/tilepuzzles_bench_gpu_float_facts
-    echo "\$ tilepuzzles bench --csv bench.csv --plot bench.svg"
-    TILEPUZZLES_COMMIT=$commit ./$build/tilepuzzles bench --csv "$out/bench.csv" --plot "$out/bench.svg"
+    benchmarks=${BENCH:-vector-add softmax-fused long-softmax-2loop long-softmax-3loop flash-attention}
+    echo "\$ tilepuzzles bench $benchmarks --csv bench.csv --plot bench.svg"
+    # shellcheck disable=SC2086
+    TILEPUZZLES_COMMIT=$commit ./$build/tilepuzzles bench $benchmarks --csv "$out/bench.csv" \
+        --plot "$out/bench.svg"
     echo "exit $?"
   } > "$out/bench.txt" 2>&1
   tee -a "$summary" < "$out/bench.txt"
   if python3 -c "import torch, triton" 2>/dev/null; then
     say "== PyTorch and Triton beside the project ($(elapsed))"
-    PYTHONUNBUFFERED=1 python3 bench/torch_triton_baselines.py --only copy vector-add softmax \
-        long-softmax --project "$out/bench.csv" > "$out/baselines.txt" 2>/dev/null
+    PYTHONUNBUFFERED=1 python3 bench/torch_triton_baselines.py --only ${BASELINES:-copy vector-add softmax \
+        long-softmax attention} --project "$out/bench.csv" > "$out/baselines.txt" 2>/dev/null
     echo "exit $?" >> "$out/baselines.txt"
     tee -a "$summary" < "$out/baselines.txt"
   fi
@@ -195,9 +201,9 @@ if want profile || want resources; then
     ncu --clock-control none --kernel-name-base mangled \
         --kernel-id "::regex:LongSoftmax2LoopILi1ELi(2048|8192)E:1" "${sections[@]}" \
         ./$build/tilepuzzles bench long-softmax-2loop --runs 3 --warmup 1 2>&1 | grep -vE "^==PROF==|^\s*$"
-    echo "---- ncu: the matmul solution at 4096^3 (bench/gpu_matmul.cu: first launch of each block size)"
+    echo "---- ncu: the matmul solution (tilepuzzles bench matmul: first launch of each block size, 1024^3)"
     ncu --clock-control none --kernel-name-base mangled --kernel-id "::regex:MatmulILi:1" \
-        "${sections[@]}" ./$build/tilepuzzles_bench_gpu_matmul 4096 2>&1 | grep -vE "^==PROF==|^\s*$"
+        "${sections[@]}" ./$build/tilepuzzles bench matmul --runs 3 --warmup 1 2>&1 | grep -vE "^==PROF==|^\s*$"
   ) > "$out/profile.txt" 2>&1
   grep -E "REG:" "$out/profile.txt" | grep Matmul | tee -a "$summary"
   say "profile: $(grep -c "Section: GPU Speed Of Light" "$out/profile.txt") kernels profiled ($(elapsed))"
@@ -218,7 +224,7 @@ if want sm80; then
   fi
 fi
 if want matmul; then
-  say "== matmul: sanitizers, then 4096^3 fp32 against cuBLAS ($(elapsed))"
+  say "== matmul: sanitizers, then tilepuzzles bench matmul against cuBLAS ($(elapsed))"
   : > "$out/matmul.txt"
   for tool in memcheck racecheck; do
     cmd=(./$build/tilepuzzles check --gpu --impl solution --no-isolate matmul)
@@ -227,7 +233,8 @@ if want matmul; then
     echo "exit $?" >> "$out/matmul.txt"
     say "$tool, matmul: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/matmul.txt" | tail -1) ($(elapsed))"
   done
-  ./$build/tilepuzzles_bench_gpu_matmul 4096 2>&1 | tee -a "$out/matmul.txt" "$summary"
+  TILEPUZZLES_COMMIT=$commit ./$build/tilepuzzles bench matmul --csv "$out/matmul.csv" 2>&1 |
+      tee -a "$out/matmul.txt" "$summary"
   python3 - <<'PY' 2>&1 | tee -a "$out/matmul.txt" "$summary"
 import torch
 torch.backends.cuda.matmul.allow_tf32 = False

@@ -122,6 +122,7 @@ void on_row(void* context, const tp_bench_row* r) {
   out.flops = r->flops;
   out.max_error = r->max_error;
   out.problem = r->problem ? r->problem : "";
+  out.causal = r->causal ? r->causal : "";
   const std::string out_table = table_of(out.benchmark);
   const bool first_of_table = [&] {
     for (const auto& seen : c.rows)

@@ -106,7 +106,7 @@ std::string csv(const std::vector<row>& rows, const run_info& info) {
       continue;
     }
     c << field(r.benchmark) << ',' << field(r.variant) << ',' << field(r.size) << ','
-      << field(r.dtype) << ",,";
+      << field(r.dtype) << ',' << field(r.causal) << ',';
     c << format("%.5f", r.time_ms) << ',' << format("%.5f", r.min_ms) << ','
       << format("%.5f", r.max_ms) << ',' << r.runs;
     const row* base = baseline_of(r, rows);

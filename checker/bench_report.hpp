@@ -9,6 +9,7 @@ namespace tp::bench {
 
 struct row {
   std::string benchmark, variant, size, dtype;
+  std::string causal;  // "yes" or "no" for attention, empty otherwise
   double x = 0;  // the sweep's abscissa
   std::string x_name;
   double time_ms = 0, min_ms = 0, max_ms = 0;

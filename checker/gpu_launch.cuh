@@ -21,13 +21,12 @@ namespace tp::gpu {
 template <class Kernel, class... Args>
 __global__ void __launch_bounds__(32 * Kernel::num_warps) program(Kernel kernel, Args... args) {
   // The GPU backend's layouts depend on the warps, so tl is built for one count per translation
-  // unit (TL_NUM_WARPS); a puzzle's GPU module reads it from the kernel file
-  // (cmake/compile-logged.sh).
+  // unit (TL_NUM_WARPS), and a kernel runs only from a unit built for its count. A puzzle's GPU
+  // module is built once per count its configurations use (cmake/compile-logged.sh,
+  // checker/gpu_module.cu); the GPU tests and benchmarks compile their kernels once per count.
   static_assert(Kernel::num_warps == TL_NUM_WARPS,
-                "tl (GPU backend): this kernel's num_warps is not the warp count its GPU module "
-                "was built for (read from the kernel file's line 'static constexpr int num_warps "
-                "= N;', and 4 where the file has no such line or lines with different values): "
-                "write num_warps as one number, the same in every kernel of the file");
+                "tl (GPU backend): this kernel's num_warps is not the warp count this translation "
+                "unit's tl was built for (TL_NUM_WARPS): launch it from a unit built for its count");
   kernel(args...);
 }
 

@@ -7,6 +7,21 @@
 //   TILEPUZZLES_IMPL_STUB or TILEPUZZLES_IMPL_SOLUTION
 #include "checker/sim_launch.hpp"
 
-#define TILEPUZZLES_MODULE_LAUNCH tp::sim_launch
-#define TILEPUZZLES_MODULE_BACKEND "simulator"
 #include "checker/module_source.inc"
+
+namespace tp::module_source {
+
+template <class... Blocks>
+module_info make_module(block_list<Blocks...> configs) {
+  check_signatures(configs);
+  static const module_kernel kernels[] = {make_module_kernel<Blocks>(
+      reinterpret_cast<void (*)()>(&tp::sim_launch<kernel_for<Blocks>>))...};
+  return describe(kernels, static_cast<int>(sizeof...(Blocks)), "simulator");
+}
+
+}  // namespace tp::module_source
+
+extern "C" __attribute__((visibility("default"))) const tp::module_info* tilepuzzles_module() {
+  static const tp::module_info info = tp::module_source::make_module(tp::module_source::binding::configs{});
+  return &info;
+}

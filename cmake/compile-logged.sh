@@ -9,36 +9,114 @@
 #   PREFIX.source  when it succeeds, the kernel file as it was compiled
 # Messages in English whatever the locale, so that the checker can read them.
 #
-#   sh compile-logged.sh PREFIX KERNEL_FILE --num-warps-of-kernel COMPILER ARGS...
-# does the same for a GPU module, compiled with -DTL_NUM_WARPS=N where N is the kernel file's
-# `static constexpr int num_warps = N;` (the GPU backend's layouts depend on the warps, so tl is
-# built for them: tile/config.hpp). With no such line, or lines with different values, nothing is
-# defined (4 warps), and checker/gpu_launch.cuh says at compile time what to write instead.
+#   sh compile-logged.sh PREFIX KERNEL_FILE --num-warps-of-kernel PROBE_CXX PROBE_SOURCE COMPILER ARGS...
+# does the same for a GPU module (checker/gpu_module.cu). The GPU backend's layouts depend on the
+# warps per program, so tl is built for one count per translation unit (tile/config.hpp), and a
+# kernel may pick its count per block size. So first PROBE_SOURCE (checker/gpu_warps_probe.cpp)
+# is compiled by the host compiler PROBE_CXX with the compile's own -D, -I, -isystem and -std
+# arguments and run: it prints each configuration's num_warps (PREFIX.warps). Then the module's
+# source is compiled once per warp count printed, with -DTL_NUM_WARPS=N (and all the counts,
+# -DTILEPUZZLES_WARP_COUNTS=their sum, one bit per count); each unit registers only
+# the configurations of its count, and the first (-DTILEPUZZLES_MODULE_ENTRY=1) the module's entry
+# point; the units are joined into the one object the build asked for (ld -r). One count, the
+# usual case, is one compile, as before. Where the probe fails (a kernel that does not compile) or
+# prints no valid count, the module is compiled once for 4 warps, and the compiler's messages say
+# what is wrong.
 prefix=$1
 kernel=$2
 shift 2
+warps=
 if [ "$1" = "--num-warps-of-kernel" ]; then
-  shift
-  # Line comments are dropped first: a commented-out alternative is not the kernel's.
-  warps=$(sed 's|//.*||' "$kernel" 2>/dev/null |
-          grep -E -o 'static[[:space:]]+constexpr[[:space:]]+int[[:space:]]+num_warps[[:space:]]*=[[:space:]]*[0-9]+[[:space:]]*;' |
-          grep -E -o '[0-9]+' | sort -u)
-  compiler=$1
-  shift
-  case "$warps" in
-    ''|*[!0-9]*) set -- "$compiler" "$@" ;;
-    *) set -- "$compiler" "-DTL_NUM_WARPS=$warps" "$@" ;;
-  esac
+  probe_cxx=$2
+  probe_source=$3
+  shift 3
+  : > "$prefix.probe.rsp"
+  previous=
+  for arg in "$@"; do
+    case "$arg" in
+      # A response file (one argument per line), every character but the plain ones escaped: the
+      # kernel file's name is a quoted -D value.
+      -D?*|-I?*|-isystem=*|-std=*)
+        printf '%s\n' "$arg" | sed 's/[^A-Za-z0-9_./=+-]/\\&/g' >> "$prefix.probe.rsp" ;;
+    esac
+    if [ "$previous" = "-isystem" ] || [ "$previous" = "-I" ]; then
+      printf '%s\n' "$previous" "$arg" | sed 's/[^A-Za-z0-9_./=+-]/\\&/g' >> "$prefix.probe.rsp"
+    fi
+    previous=$arg
+  done
+  rm -f "$prefix.warps"
+  if LC_ALL=C "$probe_cxx" -DTL_EMULATED_GPU=1 -w "@$prefix.probe.rsp" "$probe_source" \
+       -o "$prefix.probe" > "$prefix.probe.log" 2>&1 &&
+     "$prefix.probe" > "$prefix.warps" 2>> "$prefix.probe.log"; then
+    # The counts tl can be built for; any other value is refused at compile time with its message
+    # (checker/binding.hpp), in whichever unit is built.
+    warps=$(grep -E -x '1|2|4|8|16|32' "$prefix.warps" | sort -n -u | tr '\n' ' ')
+  fi
+  rm -f "$prefix.probe"
 fi
+
 depfile=
+object=
 previous=
 for arg in "$@"; do
   if [ "$previous" = "-MF" ]; then depfile=$arg; fi
+  if [ "$previous" = "-o" ]; then object=$arg; fi
   previous=$arg
 done
+
+# compile_unit WARPS ENTRY OBJECT DEPFILE COMPILER ARGS...: the compile with the unit's
+# definitions, its object and depfile in place of the build's.
+compile_unit() {
+  unit_warps=$1 unit_entry=$2 unit_object=$3 unit_depfile=$4
+  shift 4
+  compiler=$1
+  shift
+  count=$#
+  previous=
+  for arg in "$@"; do
+    original=$arg
+    if [ "$previous" = "-o" ]; then arg=$unit_object; fi
+    if [ "$previous" = "-MF" ]; then arg=$unit_depfile; fi
+    set -- "$@" "$arg"
+    previous=$original
+  done
+  shift "$count"
+  if [ -n "$unit_warps" ]; then
+    set -- "-DTL_NUM_WARPS=$unit_warps" "-DTILEPUZZLES_WARP_COUNTS=$warp_mask" \
+        "-DTILEPUZZLES_MODULE_ENTRY=$unit_entry" "$@"
+  fi
+  LC_ALL=C "$compiler" "$@" 2>> "$prefix.log.part"
+}
+
 cp -f "$kernel" "$prefix.source.part" 2>/dev/null
-LC_ALL=C "$@" 2> "$prefix.log.part"
-status=$?
+: > "$prefix.log.part"
+# The counts as one number for every unit (nvcc splits a -D value at commas): each count is a
+# power of two, so their sum has one bit per count.
+warp_mask=0
+for unit in $warps; do warp_mask=$((warp_mask + unit)); done
+if [ "$(echo $warps | wc -w)" -le 1 ]; then
+  compile_unit "$warps" 1 "$object" "$depfile" "$@"
+  status=$?
+else
+  units=
+  entry=1
+  status=0
+  for unit in $warps; do
+    if [ "$entry" = 1 ]; then unit_depfile=$depfile; else unit_depfile=$object.w$unit.d; fi
+    compile_unit "$unit" "$entry" "$object.w$unit.o" "$unit_depfile" "$@"
+    status=$?
+    units="$units $object.w$unit.o"
+    entry=0
+    if [ "$status" -ne 0 ]; then break; fi
+  done
+  if [ "$status" -eq 0 ]; then
+    # shellcheck disable=SC2086
+    ${LD:-ld} -r -o "$object" $units 2>> "$prefix.log.part"
+    status=$?
+  fi
+  # shellcheck disable=SC2086
+  rm -f $units "$object".w*.d
+fi
 mv -f "$prefix.log.part" "$prefix.log"
 cat "$prefix.log" >&2
 echo "$status" > "$prefix.status"

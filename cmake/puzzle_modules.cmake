@@ -55,6 +55,10 @@ target_precompile_headers(tilepuzzles_module_pch PRIVATE
 set_target_properties(tilepuzzles_module_pch PROPERTIES
   LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}/pch DEFINE_SYMBOL "")
 
+# A GPU module's compile runs the launcher and its probe: rebuilt when either changes.
+set_source_files_properties(${PROJECT_SOURCE_DIR}/checker/gpu_module.cu PROPERTIES OBJECT_DEPENDS
+  "${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh;${PROJECT_SOURCE_DIR}/checker/gpu_warps_probe.cpp")
+
 function(tilepuzzles_module stem impl backend)
   if(impl STREQUAL "stub")
     set(kernel_file ${tilepuzzles_puzzles_dir}/${stem}.hpp)
@@ -82,8 +86,10 @@ function(tilepuzzles_module stem impl backend)
   set(launcher sh ${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh ${tilepuzzles_module_dir}/${name}
       ${kernel_file})
   if(backend STREQUAL "gpu")
-    # tl is built for the kernel's warps per program (TL_NUM_WARPS, read from the kernel file).
-    list(APPEND launcher --num-warps-of-kernel)
+    # tl is built for the warps per program (TL_NUM_WARPS): the launcher compiles the module once
+    # per count its configurations use, which a host-compiled probe of the kernel file prints.
+    list(APPEND launcher --num-warps-of-kernel ${CMAKE_CXX_COMPILER}
+         ${PROJECT_SOURCE_DIR}/checker/gpu_warps_probe.cpp)
   endif()
   set_target_properties(${target} PROPERTIES
     DEFINE_SYMBOL ""

@@ -2,6 +2,7 @@
 // in two passes over each row.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include "tile/tl.hpp"
@@ -10,7 +11,9 @@ namespace solutions {
 
 template <int B0, int B1>
 struct LongSoftmax2Loop {
-  static constexpr int num_warps = 4;
+  // 16 elements of the block per thread: more warps for longer rows (fewer registers per thread),
+  // fewer for short ones (a cheaper reduction along the row); 1 to 16 warps.
+  static constexpr int num_warps = std::clamp(B0 * B1 / (32 * 16), 1, 16);
 
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();

@@ -23,7 +23,8 @@ TEST_CASE("bench without a GPU says so and exits 1", "[cli][bench]") {
     return;
   }
   for (const char* args :
-       {"bench", "bench softmax-fused --csv /dev/null --plot /dev/null", "bench matmul"}) {
+       {"bench", "bench softmax-fused --csv /dev/null --plot /dev/null", "bench matmul",
+        "bench flash-attention"}) {
     const auto r = run_cli(args);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, Catch::Contains("tilepuzzles bench: the benchmarks time the solutions on an "
@@ -37,12 +38,8 @@ TEST_CASE("bench refuses what it cannot benchmark before looking for a GPU", "[c
   auto r = run_cli("bench no-such-puzzle");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("unknown puzzle 'no-such-puzzle'"));
-  CHECK_THAT(r.err, Catch::Contains("vector-add, long-softmax-3loop, long-softmax-2loop, softmax-fused, matmul"));
-
-  r = run_cli("bench flash-attention");
-  CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("flash-attention is not benchmarked yet: "));
-  CHECK_THAT(r.err, Catch::Contains("softmax-fused, matmul"));
+  CHECK_THAT(r.err, Catch::Contains("vector-add, long-softmax-3loop, long-softmax-2loop, "
+                                    "softmax-fused, matmul, flash-attention"));
 
   r = run_cli("bench long-sum");
   CHECK(r.exit_code == 2);
@@ -153,6 +150,31 @@ TEST_CASE("bench's CSV has bench/README.md's columns and every timed row", "[ben
         Approx(100 * (33554432 / 0.012) / (2147483648.0 / 0.720)).epsilon(1e-3));
   CHECK(second[column("gpu")] == "NVIDIA H100 80GB HBM3");
   CHECK(second[column("commit")] == "abc1234");
+  CHECK(second[column("causal")].empty());
+}
+
+TEST_CASE("bench's CSV says whether an attention row is causal", "[bench]") {
+  auto rows = sample_rows();
+  for (const char* causal : {"no", "yes"}) {
+    auto r = measured("flash-attention", "B0=64 B1=32 D=64", "4x16x4096x64", 4096, 3.0, 0);
+    r.dtype = "fp16";
+    r.flops = 4.0 * 4 * 16 * 4096.0 * 4096 * 64;
+    r.causal = causal;
+    rows.push_back(r);
+  }
+  std::vector<std::string> header, attention;
+  for (const auto& line : lines_of(tp::bench::csv(rows, {"GPU", "c", "cmd", 0}))) {
+    if (line.rfind("#", 0) == 0) continue;
+    if (header.empty()) header = split(line);
+    else if (line.rfind("flash-attention,", 0) == 0) attention.push_back(line);
+  }
+  int causal_column = -1;
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == "causal") causal_column = static_cast<int>(i);
+  REQUIRE(causal_column >= 0);
+  REQUIRE(attention.size() == 2);
+  CHECK(split(attention[0])[causal_column] == "no");
+  CHECK(split(attention[1])[causal_column] == "yes");
 }
 
 TEST_CASE("bench's table shows time, GB/s and percent of the copy, and why a row has none", "[bench]") {

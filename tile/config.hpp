@@ -12,8 +12,9 @@
 #if defined(__CUDACC__) || defined(TL_EMULATED_GPU)
 #define TL_BACKEND_GPU 1
 // The warps of every program built in this translation unit: layouts are types, and each depends
-// on it. A kernel is built in the unit whose TL_NUM_WARPS is its num_warps; the inline namespace
-// (tl::gpu_w4, ...) keeps the builds for different warp counts apart in one program.
+// on it. A kernel is built in the unit whose TL_NUM_WARPS is its num_warps (a puzzle's GPU module
+// is compiled once per count its configurations use: cmake/compile-logged.sh); the inline
+// namespace (tl::gpu_w4, ...) keeps the builds for different warp counts apart in one program.
 #ifndef TL_NUM_WARPS
 #define TL_NUM_WARPS 4
 #endif

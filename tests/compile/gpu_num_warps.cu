@@ -1,7 +1,8 @@
 // GPU backend: tl is built for one warp count per translation unit (TL_NUM_WARPS; a puzzle's GPU
-// module reads it from the kernel file, cmake/compile-logged.sh). A kernel whose num_warps
-// differs fails to compile with a message that says what to write, instead of running with
-// layouts made for another number of threads. The twin is built for its 8 warps and compiles.
+// module is built once per count its configurations use, cmake/compile-logged.sh). A kernel
+// launched from a unit built for another count fails to compile with a message that says so,
+// instead of running with layouts made for another number of threads. The twin is built for its
+// 8 warps and compiles.
 #ifdef CORRECT_TWIN
 #define TL_NUM_WARPS 8
 #endif
