@@ -185,13 +185,15 @@ inline void async_wait(std::size_t pending) {
 
 inline void __syncthreads() { tl::emulation::this_block().barrier(); }
 
+namespace tl::emulation {
 // Every thread of a block calls each shuffle (kernel code is uniform), so a block-wide exchange
 // at a barrier is a warp's. Two sets of slots, used in turn: a thread writes the next shuffle's
-// slot only after every thread passed this shuffle's barrier, and read this one's.
-template <class T>
-T __shfl_xor_sync(unsigned, T value, int lane_mask) {
+// slot only after every thread passed this shuffle's barrier, and read this one's. Each thread
+// gets the value of the thread `source(me)` of its block.
+template <class T, class Source>
+T exchange(T value, Source source) {
   static_assert(sizeof(T) <= sizeof(unsigned long long), "tl emulation: shuffle of a large type");
-  auto& b = tl::emulation::this_block();
+  auto& b = this_block();
   const int me = b.running;
   auto& slots = b.exchange[b.exchange_round];
   unsigned long long bits = 0;
@@ -199,28 +201,21 @@ T __shfl_xor_sync(unsigned, T value, int lane_mask) {
   slots[me] = bits;
   b.barrier();
   if (me == 0) b.exchange_round ^= 1;  // thread 0 runs first in every phase
-  const int partner = (me & ~31) | ((me & 31) ^ lane_mask);
-  bits = slots[partner];
+  bits = slots[source(me)];
   T out;
   std::memcpy(&out, &bits, sizeof(T));
   return out;
 }
+}  // namespace tl::emulation
 
-// The same exchange, each lane reading the value of lane `src_lane` of its warp (ldmatrix and
-// mma.sync are emulated with it: cuda/mma.cuh).
+template <class T>
+T __shfl_xor_sync(unsigned, T value, int lane_mask) {
+  return tl::emulation::exchange(value, [&](int me) { return (me & ~31) | ((me & 31) ^ lane_mask); });
+}
+
+// Each lane reading the value of lane `src_lane` of its warp (ldmatrix and mma.sync are emulated
+// with it: cuda/mma.cuh).
 template <class T>
 T __shfl_sync(unsigned, T value, int src_lane) {
-  static_assert(sizeof(T) <= sizeof(unsigned long long), "tl emulation: shuffle of a large type");
-  auto& b = tl::emulation::this_block();
-  const int me = b.running;
-  auto& slots = b.exchange[b.exchange_round];
-  unsigned long long bits = 0;
-  std::memcpy(&bits, &value, sizeof(T));
-  slots[me] = bits;
-  b.barrier();
-  if (me == 0) b.exchange_round ^= 1;  // thread 0 runs first in every phase
-  bits = slots[(me & ~31) | (src_lane & 31)];
-  T out;
-  std::memcpy(&out, &bits, sizeof(T));
-  return out;
+  return tl::emulation::exchange(value, [&](int me) { return (me & ~31) | (src_lane & 31); });
 }
