@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
@@ -30,65 +31,17 @@
 #include <vector>
 
 #include "bench/gpu_bench_session.cuh"
+#include "bench/matmul_kernels.hpp"
 #include "solutions/matmul.hpp"
 #include "tile/precision.hpp"
 
 namespace tp::bench_gpu {
 
+// bench/gpu_bench_matmul_w8.cu
+bool matmul_w8(bool bf16, int config, const void* x, const void* y, float* z, int n,
+               cudaStream_t stream);
+
 namespace {
-
-// The matmul solution's loop with the operands' type and the dot's input precision as parameters
-// (the solution itself is exact fp32).
-template <class T, class Precision, int B0, int B1, int B_MID>
-struct MatmulAs {
-  static constexpr int num_warps = 4;
-
-  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z,
-                            int N0, int N1, int N2, int MID) const {
-    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
-    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
-    tl::tile<float, B0, B1> acc = 0.0f;
-    for (int k = 0; k < MID; k += B_MID) {
-      auto ks = k + tl::arange<B_MID>();
-      auto a = tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), 0.0f);
-      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
-      acc = tl::dot(a, b, acc, Precision{});
-    }
-    tl::store(z + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
-  }
-};
-
-// The same with the next step's operands loaded before this step's dot, by hand: their loads are
-// in flight while the dot stages and multiplies the current ones.
-template <class T, class Precision, int B0, int B1, int B_MID>
-struct MatmulPrefetch {
-  static constexpr int num_warps = 4;
-
-  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z,
-                            int N0, int N1, int N2, int MID) const {
-    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
-    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
-    auto load_a = [&](int k) {
-      auto ks = k + tl::arange<B_MID>();
-      return tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), 0.0f);
-    };
-    auto load_b = [&](int k) {
-      auto ks = k + tl::arange<B_MID>();
-      return tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
-    };
-    tl::tile<float, B0, B1> acc = 0.0f;
-    auto a = load_a(0);
-    auto b = load_b(0);
-    for (int k = 0; k < MID; k += B_MID) {
-      auto next_a = load_a(k + B_MID);  // masked off past the end
-      auto next_b = load_b(k + B_MID);
-      acc = tl::dot(a, b, acc, Precision{});
-      a = next_a;
-      b = next_b;
-    }
-    tl::store(z + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
-  }
-};
 
 void cublas_check(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
@@ -96,8 +49,24 @@ void cublas_check(cublasStatus_t status, const char* what) {
                              cublasGetStatusString(status) + ")");
 }
 
-// Square sizes: 1024 (128 tiles of 128 x 64, under one per multiprocessor of an H100) up to 8192.
-const std::vector<int> matmul_sizes = {1024, 2048, 4096, 8192};
+// Square sizes: 1024 (128 tiles of 128 x 64, under one per multiprocessor of an H100) up to 8192;
+// TILEPUZZLES_MATMUL_SIZES (e.g. "4096") narrows the sweep for a short session.
+std::vector<int> sweep_sizes() {
+  std::vector<int> sizes = {1024, 2048, 4096, 8192};
+  if (const char* only = std::getenv("TILEPUZZLES_MATMUL_SIZES")) {
+    std::vector<int> chosen;
+    for (const char* at = only; *at;) {
+      char* end = nullptr;
+      const long v = std::strtol(at, &end, 10);
+      if (end == at) break;
+      if (v >= 256 && v <= 16384 && v % 128 == 0) chosen.push_back(static_cast<int>(v));
+      at = *end ? end + 1 : end;
+    }
+    if (!chosen.empty()) sizes = chosen;
+  }
+  return sizes;
+}
+const std::vector<int> matmul_sizes = sweep_sizes();
 
 struct dtype_info {
   const char* name;  // the CSV's dtype
@@ -199,6 +168,7 @@ void cublas_gemm(matmul_run& r, cublasHandle_t handle, const char* variant, cons
 }
 
 const char* const prefetched = ", next operands loaded first";
+std::string staged(int stages) { return ", tl::range of " + std::to_string(stages) + " stages"; }
 
 std::string tile_name(int b0, int b1, int b_mid) {
   return "B0=" + std::to_string(b0) + " B1=" + std::to_string(b1) + " B_MID=" + std::to_string(b_mid);
@@ -251,8 +221,23 @@ void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& 
   tl_matmul<MatmulAs<TlT, ieee_t, 128, 128, 64>, TlT, T, 128, 128>(r, tile_name(128, 128, 64), dtype, p);
   tl_matmul<MatmulPrefetch<TlT, ieee_t, 64, 64, 32>, TlT, T, 64, 64>(r, tile_name(64, 64, 32) + prefetched, dtype, p);
   tl_matmul<MatmulPrefetch<TlT, ieee_t, 128, 128, 32>, TlT, T, 128, 128>(r, tile_name(128, 128, 32) + prefetched, dtype, p);
+  // The loop as a pipelined range: the operands copied into dot's shared memory ahead.
+  tl_matmul<MatmulStaged<TlT, ieee_t, 64, 64, 32, 3>, TlT, T, 64, 64>(r, tile_name(64, 64, 32) + staged(3), dtype, p);
+  tl_matmul<MatmulStaged<TlT, ieee_t, 128, 64, 32, 3>, TlT, T, 128, 64>(r, tile_name(128, 64, 32) + staged(3), dtype, p);
+  tl_matmul<MatmulStaged<TlT, ieee_t, 64, 128, 32, 3>, TlT, T, 64, 128>(r, tile_name(64, 128, 32) + staged(3), dtype, p);
+  tl_matmul<MatmulStaged<TlT, ieee_t, 128, 128, 16, 3>, TlT, T, 128, 128>(r, tile_name(128, 128, 16) + staged(3), dtype, p);
+  // 8 warps (bench/gpu_bench_matmul_w8.cu).
+  const int w8_tiles[][3] = {{128, 128, 32}, {128, 128, 16}, {128, 128, 16}};
+  const int w8_stages[] = {1, 3, 2};
+  for (int config = 0; config < 3; ++config) {
+    std::string name = tile_name(w8_tiles[config][0], w8_tiles[config][1], w8_tiles[config][2]);
+    if (w8_stages[config] > 1) name += staged(w8_stages[config]);
+    r.measure("matmul", name + ", 8 warps", dtype, p, p.z32.data, [&](int, cudaStream_t stream) {
+      matmul_w8(!is_fp16, config, p.x.data, p.y.data, p.z32.data, r.n, stream);
+    });
+  }
 }
-constexpr int half_rows = 1 + 6;
+constexpr int half_rows = 1 + 6 + 4 + 3;
 
 constexpr int fp32_rows = 2 + 6 + 7;  // SGEMM, TF32 cuBLAS, the solution's 6 tiles, TF32's 7
 

@@ -5,7 +5,7 @@
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
 # STEPS is a comma-separated subset of build,buildbench,tests,check,warps,sanitize,sass,bench,
-# resources,profile,sm80,matmul (default: all but buildbench, resources and profile):
+# resources,profile,sm80,staged,matmul (default: all but buildbench, resources, profile and staged):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
 #             the GPU tests and the GPU benchmarks (sm_90)
 #   buildbench  configure and build only what bench and profile need: the CLI and the GPU
@@ -25,7 +25,10 @@
 #             bench.txt, bench.csv, bench.svg), then, where Python has torch and triton,
 #             bench/torch_triton_baselines.py with the project's CSV beside PyTorch and Triton
 #             (baselines.txt)
-#   matmul    compute-sanitizer memcheck and racecheck on the matmul solution (tl::dot), then
+#   staged    compute-sanitizer memcheck, racecheck and synccheck on the GPU tests' [pipeline]
+#             cases (dot's operands copied into its shared memory by a pipelined range), and the
+#             registers, stack and shared memory of the bench's matmul kernels (staged.txt)
+#   matmul    compute-sanitizer memcheck, racecheck and synccheck on the matmul solution (tl::dot), then
 #             `tilepuzzles bench matmul` (the solution in fp32 and its loop in TF32, fp16 and bf16
 #             beside cuBLAS of each; matmul.csv) and cuBLAS fp32 through PyTorch (TF32 off) at
 #             4096^3 as a cross-check
@@ -223,10 +226,25 @@ if want sm80; then
     grep -E "error" "$out/sm80.txt" | head -20 | tee -a "$summary"
   fi
 fi
+if want staged; then
+  say "== dot's operands staged by a pipelined range: sanitizers on the [pipeline] tests, registers ($(elapsed))"
+  : > "$out/staged.txt"
+  for tool in memcheck racecheck synccheck; do
+    cmd=(./$build/tests/tilepuzzles_gpu_tests "[pipeline]")
+    echo "---- $tool: ${cmd[*]}" >> "$out/staged.txt"
+    compute-sanitizer --tool $tool "${cmd[@]}" >> "$out/staged.txt" 2>&1
+    echo "exit $?" >> "$out/staged.txt"
+    say "$tool, [pipeline]: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/staged.txt" | tail -1) ($(elapsed))"
+  done
+  cuobjdump -res-usage $build/tilepuzzles_bench_gpu.so 2>/dev/null | c++filt |
+      grep -A1 -E "Function .*Matmul(As|Staged)" | grep -oE "Matmul(As8?|Staged)<[^>]*>|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+" |
+      paste -sd' ' | sed 's/ Matmul/\nMatmul/g' | tee -a "$out/staged.txt" "$summary"
+fi
+
 if want matmul; then
   say "== matmul: sanitizers, then tilepuzzles bench matmul against cuBLAS ($(elapsed))"
   : > "$out/matmul.txt"
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck synccheck; do
     cmd=(./$build/tilepuzzles check --gpu --impl solution --no-isolate matmul)
     echo "---- $tool: ${cmd[*]}" >> "$out/matmul.txt"
     compute-sanitizer --tool $tool "${cmd[@]}" >> "$out/matmul.txt" 2>&1

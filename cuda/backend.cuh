@@ -11,6 +11,7 @@
 //   cuda/reduce.cuh        reductions: registers, butterfly shuffles, warps through shared memory
 //   cuda/dot.cuh           dot with fp32 operands: FFMA in the accumulator layout, operands in shared memory
 //   cuda/pipeline.cuh      loads of a pipelined tl::range: cp.async into per-thread stage slots, ahead
+//   cuda/operand_stages.cuh  the same for dot's 16-bit operands: cp.async into dot's swizzled rows
 //   cuda/mma.cuh           dot on the tensor cores (tl::tf32, float16, bfloat16): mma.sync, ldmatrix, swizzled shared memory
 //
 // The warps per program are a compile-time constant of the translation unit (TL_NUM_WARPS, part
@@ -29,6 +30,7 @@
 #include "cuda/layout.cuh"
 #include "cuda/memory.cuh"
 #include "cuda/mma.cuh"
+#include "cuda/operand_stages.cuh"
 #include "cuda/pipeline.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
@@ -61,7 +63,7 @@ struct declared_layout {
 inline constexpr bool tracks_poison = false;
 
 template <class T, class S, class L>
-using storage = cuda::registers<T, S, L>;
+using storage = typename cuda::storage_of<T, S, L>::type;
 
 // A masked-off lane of a load without `other` (poison in the simulator).
 template <class T>
@@ -122,7 +124,11 @@ __device__ __forceinline__ int num_programs(int axis, const std::source_location
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
 __device__ __forceinline__ auto load(const PE& pe, const MaskE& m, const OtherE& o,
                                      const std::source_location&) {
-  if constexpr (cuda::can_pipeline<PE, MaskE>)
+  if constexpr (cuda::can_stage_operand<Elem, S, PE, MaskE, OtherE> &&
+                cuda::operand_site_stages<Elem, S, cuda::index_stages<typename PE::offsets_type>(),
+                                          cuda::operand_state_words<PE, MaskE, OtherE>> >= 2)
+    return cuda::staged_operand_load<Elem, S, has_other>(pe, m, o);
+  else if constexpr (cuda::can_pipeline<PE, MaskE>)
     return cuda::pipelined_load<Elem, S, has_other>(pe, m, o);
   else
     return cuda::load<Elem, S, has_other>(pe, m, o);

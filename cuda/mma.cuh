@@ -300,6 +300,51 @@ constexpr mma_kind kind_of() {
   else return mma_kind::f16;
 }
 
+// The fragments of one k step (k0) from the swizzled operands, as the mma tiles of one warp read
+// them (row0, col0: the warp's first row and column of the accumulator). Separate, so that a
+// lowering that holds an operand in registers already (flash attention's p) replaces one of them.
+template <class Tiles, class SwzA, class Stored>
+__device__ __forceinline__ void fetch_a_fragments(std::uint32_t (&fa)[Tiles::mt][4], const Stored* as,
+                                                  int row0, int k0) {
+  // Matrices (rows 0-7, chunk 0), (rows 8-15, chunk 0), (0-7, 1), (8-15, 1) of each m-tile.
+  const int lane = lane_id();
+  static_for<Tiles::mt>([&](auto m) {
+    constexpr int t = decltype(m)::value * Tiles::nt;
+    const int row = row0 + Tiles::row(t) + (lane & 7) + ((lane >> 3) & 1) * 8;
+    const int chunk = k0 / SwzA::per_chunk + (lane >> 4);
+    ldmatrix<4, false>(fa[decltype(m)::value], as + SwzA::chunk_at(row, chunk) * SwzA::per_chunk);
+  });
+}
+
+template <class SwzB, bool Transposed, class Stored>
+__device__ __forceinline__ void fetch_b_fragment(std::uint32_t (&fb)[2], const Stored* bs, int col,
+                                                 int k0) {
+  const int lane = lane_id();
+  if constexpr (Transposed) {
+    // b^T's rows are b's columns: matrices (n 0-7, k chunk 0) and (n 0-7, k chunk 1).
+    const int row = col + (lane & 7);
+    const int chunk = k0 / SwzB::per_chunk + ((lane >> 3) & 1);
+    ldmatrix<2, false>(fb, bs + SwzB::chunk_at(row, chunk) * SwzB::per_chunk);
+  } else {
+    // b's rows k0..k0+7 and k0+8..k0+15 at this n-tile's chunk, transposed.
+    const int row = k0 + (lane & 15);
+    const int chunk = col / SwzB::per_chunk;
+    ldmatrix<2, true>(fb, bs + SwzB::chunk_at(row, chunk) * SwzB::per_chunk);
+  }
+}
+
+// The swizzled copy of an operand that a pipelined range's load left in shared memory
+// (cuda/operand_stages.cuh), or nullptr: a staged tile's pointer, present only on the tile the
+// load initialized (cuda/tile_storage.cuh). Its rows are those of the operand as it is ([M, K]
+// for a, [K, N] for b), which is how dot stores 16-bit operands.
+template <class X>
+__device__ __forceinline__ const void* staged_copy(const X& x) {
+  if constexpr (is_data_tile<X>::value) {
+    if constexpr (is_staged_layout<typename X::layout_type>) return x.storage.staged;
+  }
+  return nullptr;
+}
+
 template <int M, int N, int K, class A, class B, class C>
 __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -340,50 +385,40 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
                 "tl::dot of these blocks needs more than 48 KiB of shared memory on the GPU (its "
                 "operands, [M, K] and [K, N], are staged there for the tensor cores): use a "
                 "smaller K block (B_MID), or smaller M and N blocks");
-  Stored* const as = static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());
-  Stored* const bs = as + SwzA::elements;
-  auto convert = [](const auto& x) -> Stored {
-    if constexpr (is_tf32) return tf32_bits(static_cast<float>(x));
-    else return half_bits(x);
-  };
-  __syncthreads();  // earlier readers of this buffer are done
-  stage<SwzA, false, Stored>(as, da.storage, convert);
-  stage<SwzB, is_tf32, Stored>(bs, db.storage, convert);
-  __syncthreads();
+  Stored* const buffer = static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());
+  // An operand a pipelined range's load already copied to shared memory is read where it is (its
+  // site's barrier made it visible); the others are staged here between two barriers. The
+  // pointers are the same in every thread, so every thread takes the same branch.
+  const Stored* as = is_tf32 ? nullptr : static_cast<const Stored*>(staged_copy(a));
+  const Stored* bs = is_tf32 ? nullptr : static_cast<const Stored*>(staged_copy(b));
+  if (as == nullptr || bs == nullptr) {
+    auto convert = [](const auto& x) -> Stored {
+      if constexpr (is_tf32) return tf32_bits(static_cast<float>(x));
+      else return half_bits(x);
+    };
+    __syncthreads();  // earlier readers of this buffer are done
+    if (as == nullptr) stage<SwzA, false, Stored>(buffer, da.storage, convert);
+    if (bs == nullptr) stage<SwzB, is_tf32, Stored>(buffer + SwzA::elements, db.storage, convert);
+    __syncthreads();
+    if (as == nullptr) as = buffer;
+    if (bs == nullptr) bs = buffer + SwzA::elements;
+  }
 
   // This warp's first row and column: the lane bits of the accumulator layout give rows 0-2 and
   // columns 1-2 of a tile, the warp bits its tile.
   const int base = thread_flat<LC>();
   const int row0 = (base >> log_n) & ~15, col0 = (base & (N - 1)) & ~7;
-  const int lane = lane_id();
-  constexpr int per_chunk = SwzA::per_chunk;
 
 #if defined(__CUDACC__)
 #pragma unroll
 #endif
   for (int k0 = 0; k0 < K; k0 += k_step) {
-    // a's fragments: matrices (rows 0-7, chunk 0), (rows 8-15, chunk 0), (0-7, 1), (8-15, 1).
     std::uint32_t fa[tiles::mt][4];
-    static_for<tiles::mt>([&](auto m) {
-      constexpr int t = decltype(m)::value * tiles::nt;
-      const int row = row0 + tiles::row(t) + (lane & 7) + ((lane >> 3) & 1) * 8;
-      const int chunk = k0 / per_chunk + (lane >> 4);
-      ldmatrix<4, false>(fa[decltype(m)::value], as + SwzA::chunk_at(row, chunk) * per_chunk);
-    });
+    fetch_a_fragments<tiles, SwzA>(fa, as, row0, k0);
     static_for<tiles::nt>([&](auto n) {
       constexpr int nn = decltype(n)::value;
       std::uint32_t fb[2];
-      if constexpr (is_tf32) {
-        // b^T's rows are b's columns: matrices (n 0-7, k chunk 0) and (n 0-7, k chunk 1).
-        const int row = col0 + tiles::col(nn) + (lane & 7);
-        const int chunk = k0 / per_chunk + ((lane >> 3) & 1);
-        ldmatrix<2, false>(fb, bs + SwzB::chunk_at(row, chunk) * per_chunk);
-      } else {
-        // b's rows k0..k0+7 and k0+8..k0+15 at this n-tile's chunk, transposed.
-        const int row = k0 + (lane & 15);
-        const int chunk = (col0 + tiles::col(nn)) / SwzB::per_chunk;
-        ldmatrix<2, true>(fb, bs + SwzB::chunk_at(row, chunk) * SwzB::per_chunk);
-      }
+      fetch_b_fragment<SwzB, is_tf32>(fb, bs, col0 + tiles::col(nn), k0);
       static_for<tiles::mt>([&](auto m) {
         constexpr int t = decltype(m)::value * tiles::nt + nn;
         auto& r = out.storage.regs;

@@ -226,6 +226,13 @@ struct pipeline_sites {
   int iteration = -1;
   int site = 0;
   unsigned committed = 0;  // cp.async groups this thread committed in the range
+  // The operand sites (cuda/operand_stages.cuh): their count in this iteration and the last, the
+  // iteration of the last barrier one of them placed, and the newest group complete in every
+  // thread before a barrier.
+  int staged_site = 0;
+  int staged_sites_before = 0;
+  int barrier_iteration = -1;
+  long long visible_group = -1;
   const void* tag[max_sites] = {};
   bool dead[max_sites] = {};
 };
@@ -407,6 +414,8 @@ struct pipeline {
   __device__ __forceinline__ void begin_iteration(State&) {
     ++sites.iteration;
     sites.site = 0;
+    sites.staged_sites_before = sites.staged_site;
+    sites.staged_site = 0;
   }
   __device__ __forceinline__ ~pipeline() {
     if (sites.committed != 0) cuda::wait_all_copies();  // no copy lands after the range

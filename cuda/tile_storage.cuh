@@ -87,6 +87,50 @@ struct registers {
   T regs[L::registers];
 };
 
+// The layout of a tile that a pipelined range's load also left in shared memory, in the swizzled
+// rows that tl::dot reads its operands from (cuda/operand_stages.cuh): the same layout L, marked,
+// so that the tile's storage carries where that copy is.
+template <class L>
+struct staged_layout : L {};
+template <class L>
+inline constexpr bool is_staged_layout = false;
+template <class L>
+inline constexpr bool is_staged_layout<staged_layout<L>> = true;
+
+// The registers of a staged tile, and its copy in shared memory (nullptr when there is none).
+// The copy is only good until its site copies a later iteration into the same slot, which can
+// only happen after the variable the load initialized has gone out of scope (a tile declared in
+// the loop's body) or through a copy of the tile: so only the tile the load initialized (and a
+// move of it, as a return moves it) keeps the pointer; a copy, or an assignment, drops it, and a
+// `dot` of a tile without the pointer stages it from its registers as any other.
+template <class T, class S, class L>
+struct staged_registers : registers<T, S, L> {
+  const void* staged = nullptr;
+  staged_registers() = default;
+  __device__ __forceinline__ staged_registers(const staged_registers& o) : registers<T, S, L>(o) {}
+  __device__ __forceinline__ staged_registers(staged_registers&& o)
+      : registers<T, S, L>(o), staged(o.staged) {}
+  __device__ __forceinline__ staged_registers& operator=(const staged_registers& o) {
+    registers<T, S, L>::operator=(o);
+    staged = nullptr;
+    return *this;
+  }
+  __device__ __forceinline__ staged_registers& operator=(staged_registers&& o) {
+    registers<T, S, L>::operator=(o);
+    staged = nullptr;
+    return *this;
+  }
+};
+
+template <class T, class S, class L>
+struct storage_of {
+  using type = registers<T, S, L>;
+};
+template <class T, class S, class L>
+struct storage_of<T, S, staged_layout<L>> {
+  using type = staged_registers<T, S, staged_layout<L>>;
+};
+
 __device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) & 31; }
 __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) >> 5; }
 

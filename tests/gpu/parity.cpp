@@ -144,6 +144,17 @@ test_setup setup_for(const std::string& name) {
     add("b", in.b, false);
     add("z", std::vector<float>(Kernel::outputs), true);
     s.sizes = {sem::N};
+  } else if constexpr (requires { typename Kernel::operand; }) {  // half operands of a dot
+    // Whole numbers from -16 to 16: exact in float16 and bfloat16, and every product's sum exact.
+    auto whole = [](std::vector<float> v) {
+      for (auto& x : v) x = std::round(x * 8.0f);
+      return v;
+    };
+    add("x", whole(seeded(Kernel::tile, 2)), false);
+    add("y", whole(seeded(Kernel::tile, 3)), false);
+    add("z", std::vector<float>(Kernel::outputs), true);
+    for (auto* t : {&s.tensors[0], &s.tensors[1]}) t->dtype = tp::dtype_of<typename Kernel::operand>();
+    s.sizes = {Kernel::kdim};
   } else {
     add("x", seeded(Kernel::tile, 2), false);
     add("y", seeded(Kernel::tile, 3), false);

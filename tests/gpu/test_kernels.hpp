@@ -64,6 +64,12 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::Pipelined<3, 16, 2>>("pipelined range, 3 stages, 2 warps");
   f.template operator()<test_kernels::Pipelined<4, 16, 1>>("pipelined range, 4 stages, 1 warp");
   f.template operator()<test_kernels::Pipelined<3, 32, 1>>("pipelined range, 3 stages, 1 warp");
+  f.template operator()<test_kernels::PipelinedHalfDot<tl::float16, 3, 32, 32, 16, 2>>(
+      "pipelined half dot float16<32, 32, 16>, 3 stages, 2 warps");
+  f.template operator()<test_kernels::PipelinedHalfDot<tl::bfloat16, 2, 32, 32, 32, 4>>(
+      "pipelined half dot bfloat16<32, 32, 32>, 2 stages, 4 warps");
+  f.template operator()<test_kernels::PipelinedHalfDot<tl::float16, 4, 32, 32, 16, 1>>(
+      "pipelined half dot float16<32, 32, 16>, 4 stages, 1 warp");
 }
 
 // Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test

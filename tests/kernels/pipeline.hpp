@@ -83,3 +83,77 @@ struct Pipelined {
 };
 
 }  // namespace test_kernels
+
+namespace test_kernels {
+
+// tl::dot of float16 or bfloat16 operands loaded in a pipelined range, whose loads the GPU copies
+// straight into dot's swizzled shared memory (cuda/operand_stages.cuh), against the same loop
+// unpipelined, bit for bit (the operands are whole numbers, so every sum is exact). What the copy
+// must get right: a ragged last block (whole 16-byte chunks off), a mask that cuts chunks and an
+// `other` that is not zero, a base pointer off the 16-byte grid (no chunk can be one cp.async),
+// the loaded tile used besides the dot (its registers), and a copy of it (which dot stages itself).
+template <class T, int Stages, int M, int N, int K, int Warps>
+struct PipelinedHalfDot {
+  using operand = T;
+  static constexpr int num_warps = Warps;
+  static constexpr int kdim = 4 * K + 8;  // x: [M, kdim] (+ 1), y: [kdim, N]
+  static constexpr int tile = (M > N ? M : N) * kdim + 8;
+  static constexpr int computations = 5;
+  static constexpr int pipelined_half = computations * M * N;
+  static constexpr int outputs = 2 * pipelined_half;
+  static_assert(K <= N, "the tile of maxima is stored in an [M, N] slice");
+
+  template <class Loop>
+  static TL_FN void compute(Loop loop, tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z,
+                            int n) {
+    auto rows = tl::arange<M>();
+    auto cols = tl::arange<N>();
+    auto slice = [&](int s) { return z + s * M * N + rows.col() * N + cols.row(); };
+
+    // The operands of a matmul with a ragged last block.
+    tl::tile<float, M, N> acc = 0.0f;
+    for (auto k : loop(0, n, K)) {
+      auto ks = k + tl::arange<K>();
+      auto a = tl::load(x + rows.col() * n + ks.row(), (ks < n).row(), 0.0f);
+      auto b = tl::load(y + ks.col() * N + cols.row(), (ks < n).col(), 0.0f);
+      acc = tl::dot(a, b, acc);
+    }
+    tl::store(slice(0), acc);
+
+    // A mask that cuts 16-byte chunks, `other` not zero, and the tile's registers used too.
+    tl::tile<float, M, N> acc2 = 0.0f;
+    tl::tile<float, M, K> highest = -1000.0f;
+    for (auto k : loop(0, n, K)) {
+      auto ks = k + tl::arange<K>();
+      auto a = tl::load(x + rows.col() * n + ks.row(), (ks < n - 3).row() & (rows < M - 5).col(), 2.0f);
+      auto b = tl::load(y + ks.col() * N + cols.row(), (ks < n).col(), 0.0f);
+      acc2 = tl::dot(a, b, acc2);
+      highest = tl::maximum(highest, tl::cast<float>(a));
+    }
+    tl::store(slice(1), acc2);
+    tl::store(z + 2 * M * N + rows.col() * N + tl::arange<K>().row(), highest);
+
+    // A base pointer one element off the 16-byte grid, and a copy of the tile as the operand.
+    tl::tile<float, M, N> acc3 = 0.0f, acc4 = 0.0f;
+    auto shifted = x + 1;
+    for (auto k : loop(0, n, K)) {
+      auto ks = k + tl::arange<K>();
+      auto a = tl::load(shifted + rows.col() * n + ks.row(), (ks < n).row(), 0.0f);
+      auto b = tl::load(y + ks.col() * N + cols.row(), (ks < n).col(), 0.0f);
+      acc3 = tl::dot(a, b, acc3);
+      auto copied = b;
+      acc4 = tl::dot(a, copied, acc4);
+    }
+    tl::store(slice(3), acc3);
+    tl::store(slice(4), acc4);
+  }
+
+  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z, int n) const {
+    compute([](int lo, int hi, int step) { return tl::range(lo, hi, step, tl::num_stages<Stages>); },
+            x, y, z, n);
+    compute([](int lo, int hi, int step) { return tl::range(lo, hi, step); }, x, y,
+            z + pipelined_half, n);
+  }
+};
+
+}  // namespace test_kernels

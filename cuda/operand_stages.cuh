@@ -1,0 +1,255 @@
+// The loads of a pipelined range that can be tl::dot's operands: copied from global memory
+// straight into the swizzled shared-memory rows that dot reads its fragments from (cuda/mma.cuh),
+// S - 1 iterations ahead, with no register round trip.
+//
+// A load of a 2-D tile of float16 or bfloat16 ([R, C], C at least 16) inside
+// `tl::range(..., tl::num_stages<S>)` whose offsets and mask the range's index moves (as
+// cuda/pipeline.cuh requires) and whose `other` holds no data and no index is such a site. Its
+// stage buffer holds S' slots of the whole block's [R, C] tile in `swizzled<R, C, 2>` rows, the
+// layout dot stores a [M, K] or [K, N] operand in. The block copies a slot together: each thread
+// takes 16-byte chunks (8 elements of a row) in turn, and a chunk whose elements are all on in the
+// mask, consecutive in memory and 16-byte aligned goes with one cp.async; any other chunk is read
+// lane by lane (a masked-off lane never touches memory and takes `other`, cast as a plain load
+// casts it) and stored at once. So a slot holds exactly the tile a plain load gives.
+//
+//   first iteration   claim the buffer (its owner and claimed scalars), copy iterations
+//                     0 .. S' - 2
+//   every iteration   wait for this iteration's copies, one barrier (every thread's copies are in,
+//                     and every thread's reads of the slot about to be refilled, an iteration ago,
+//                     are done), copy iteration n + S' - 1 into the slot iteration n - 1 used, and
+//                     read the tile's registers from the slot
+//
+// The tile returned has a staged layout (cuda/tile_storage.cuh): its storage also points to the
+// slot, and a dot of it reads its fragments there, with no barrier and no staging of its own. The
+// registers are read as well (a load is a value), and cost nothing where nothing else uses them.
+// A site that comes after another staged site of the same iteration skips the barrier where the
+// earlier site's wait already covered its copies (the first site waits for the later sites'
+// copies of the iteration too, which were committed right after its own once the pipeline is
+// full). The bookkeeping besides the owner (each thread's own, since it is the address of the
+// thread's range state) is one word per slot and the claimed scalars, the same in every thread:
+// thread 0 writes them, between barriers.
+//
+// Everything else is cuda/pipeline.cuh's, with the same fallbacks: a load the site cannot copy
+// ahead (a second load of the type in one iteration, a nested range's claim, scalars or a base
+// pointer that changed since the claim) is loaded plainly, and its tile has no slot, so dot stages
+// it. Where two slots do not fit in max_operand_stage_bytes the load goes to cuda/pipeline.cuh's per-thread
+// slots (or plainly): static shared memory is 48 KiB per kernel, shared with dot's own staging.
+#pragma once
+
+#include "cuda/runtime.cuh"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cuda/evaluate.cuh"
+#include "cuda/memory.cuh"
+#include "cuda/mma.cuh"
+#include "cuda/pipeline.cuh"
+#include "cuda/tile_storage.cuh"
+#include "tile/dtypes.hpp"
+#include "tile/memory.hpp"
+#include "tile/range.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+namespace cuda {
+
+template <class Elem, class S, class PE, class MaskE, class OtherE>
+inline constexpr bool can_stage_operand = [] {
+  if constexpr (!is_half_v<Elem> || S::rank != 2) {
+    return false;
+  } else {
+    return S::dim(1) >= 16 && S::dim(0) >= 8 && can_pipeline<PE, MaskE> && !has_data_v<OtherE> &&
+           index_stages<OtherE>() == 0 &&
+           state_words<PE>() + state_words<MaskE>() + state_words<OtherE>() <=
+               pipeline_sites<2>::max_state_words;
+  }
+}();
+
+template <class PE, class MaskE, class OtherE>
+inline constexpr int operand_state_words = state_words<PE>() + state_words<MaskE>() + state_words<OtherE>();
+
+// An operand site's stage buffer may take this much of the kernel's 48 KiB of static shared
+// memory: two of them and dot's own staging of the largest operands that get two stages (128 x 64
+// x 32 and 64 x 128 x 32 with 4 warps, 128 x 128 x 16 with 8) fit beside each other; a 128 x
+// 128 x 32 product would need dynamic shared memory for its stages.
+inline constexpr int max_operand_stage_bytes = 18 * 1024;
+
+// The stages of an operand site: the range's, fewer where the slots and the bookkeeping would pass
+// max_operand_stage_bytes.
+template <class Elem, class S, int Stages, int StateWords>
+inline constexpr int operand_site_stages = [] {
+  constexpr long long per_stage = static_cast<long long>(S::size) * sizeof(Elem);
+  int s = Stages;
+  while (s > 1 && s * per_stage + ((1LL + s) * threads + StateWords) * 4LL > max_operand_stage_bytes) --s;
+  return s;
+}();
+
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+__device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m, const OtherE& o) {
+  using Offsets = typename PE::offsets_type;
+  using L = access_blocked_layout<S, Elem>;
+  using Tile = basic_tile<Elem, S, staged_layout<L>>;
+  constexpr int St = index_stages<Offsets>();
+  constexpr int state = operand_state_words<PE, MaskE, OtherE>;
+  constexpr int SS = operand_site_stages<Elem, S, St, state>;
+  static_assert(SS >= 2, "tl (GPU backend): internal error: an operand site of one stage");
+  constexpr int R = S::dim(0), Cols = S::dim(1);
+  using Swz = swizzled<R, Cols, 2>;
+  constexpr int per_chunk = Swz::per_chunk;  // 8
+  constexpr int chunks = R * Cols / per_chunk;
+  constexpr int rounds = (chunks + threads - 1) / threads;
+
+  // A plain load, as a staged tile with no slot.
+  auto plain = [&] {
+    Tile out(detail::uninitialized_t{});
+    const auto t = load<Elem, S, has_other>(pe, m, o);
+    using From = typename std::remove_cvref_t<decltype(t)>::layout_type;
+    static_assert(std::is_same_v<From, L>, "tl (GPU backend): internal error: a load's layout");
+    static_for<L::registers>([&](auto k) { out.storage.regs[k] = t.storage.regs[k]; });
+    return out;
+  };
+
+  range_state<St>* range = nullptr;
+  bool several = false;
+  find_range<St>(pe.offsets, range, several);
+  find_range<St>(m, range, several);
+  auto& p = range->pipeline.sites;
+  const int rank = p.site++;
+  if (several || rank >= p.max_sites || p.dead[rank]) return plain();
+  const int staged_rank = p.staged_site++;
+
+  // The slots, then each thread's words (word-major, so a warp's accesses are consecutive): its
+  // owner and the cp.async group of each slot's copies; then the claimed scalars, the same in
+  // every thread, written by thread 0 between barriers.
+  constexpr int slot_elements = R * Cols;
+  constexpr int bytes = SS * slot_elements * 2 + ((1 + SS) * threads + state) * 4;
+  unsigned char* const memory = stage_memory<pipeline_key<PE, MaskE, OtherE, S, Tile>, bytes>();
+  Elem* const stages = reinterpret_cast<Elem*>(memory);
+  const int tid = static_cast<int>(threadIdx.x);
+  unsigned* const words = reinterpret_cast<unsigned*>(memory + SS * slot_elements * 2);
+  unsigned& owner = words[tid];
+  auto group = [&](int slot) -> unsigned& { return words[(1 + slot) * threads + tid]; };
+  constexpr unsigned not_copied = 0xffffffffu;
+  auto claimed_state = [&]<bool Save>(std::bool_constant<Save>) {
+    unsigned* at = words + (1 + SS) * threads;
+    const bool same_pointers = visit_state<Save, 1>(pe, at);
+    const bool same_mask = visit_state<Save, 1>(m, at);
+    return visit_state<Save, 1>(o, at) && same_mask && same_pointers;
+  };
+  const unsigned me = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&p));
+  using OffS = shape_of_t<Offsets>;
+  using MaskS = shape_of_t<MaskE>;
+  using OtherS = shape_of_t<OtherE>;
+
+  // Copies iteration n + ahead's tile into its slot, every thread its chunks.
+  auto issue = [&](int ahead) {
+    const int n = p.iteration + ahead;
+    const long long index = static_cast<long long>(range->current) + static_cast<long long>(ahead) * range->step;
+    if (ahead > 0 && !range->within(index)) return;
+    const int slot = n % SS;
+    if (!claimed_state(std::false_type{})) {
+      group(slot) = not_copied;
+      return;
+    }
+    PE ahead_pe = pe;
+    MaskE ahead_mask = m;
+    move_index(ahead_pe, static_cast<int>(index));
+    move_index(ahead_mask, static_cast<int>(index));
+    const Elem* base = pe.base.address;
+    Elem* const to = stages + slot * slot_elements;
+    static_for<rounds>([&](auto r) {
+      const int c = tid + decltype(r)::value * threads;
+      if (chunks % threads != 0 && c >= chunks) return;
+      const int row = c / (Cols / per_chunk), col = (c % (Cols / per_chunk)) * per_chunk;
+      bool on[per_chunk];
+      int offset[per_chunk];
+      pos<2> q{};
+      q.slot = -1;
+      q.c[0] = row;
+      static_for<per_chunk>([&](auto j) {
+        q.c[1] = col + decltype(j)::value;
+        on[j] = ahead_mask.eval(broadcast_pos<MaskS, S>(q));
+        offset[j] = static_cast<int>(ahead_pe.offsets.eval(broadcast_pos<OffS, S>(q)));
+      });
+      bool whole = true;
+      static_for<per_chunk>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
+      whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % 16 == 0;
+      Elem* const chunk = to + Swz::at(row, col);
+      if (whole) {
+        copy_async<16>(chunk, base + offset[0]);
+        return;
+      }
+      vector<Elem, per_chunk> v;
+      static_for<per_chunk>([&](auto j) {
+        q.c[1] = col + decltype(j)::value;
+        v.v[j] = on[j] ? base[offset[j]] : op::cast_to<Elem>{}(o.eval(broadcast_pos<OtherS, S>(q)));
+      });
+      *reinterpret_cast<vector<Elem, per_chunk>*>(chunk) = v;
+    });
+    commit_copies();
+    group(slot) = p.committed++;
+  };
+
+  const void* tag = memory;
+  if (p.iteration == 0 && p.tag[rank] == nullptr) {
+    for (int earlier = 0; earlier < rank; ++earlier)
+      if (p.tag[earlier] == tag) p.dead[rank] = true;
+    if (p.dead[rank]) return plain();
+    wait_all_copies();  // nothing of an enclosing range still lands in this buffer
+    __syncthreads();    // nor does any thread still read its words
+    owner = me;
+    if (tid == 0) claimed_state(std::true_type{});
+    p.tag[rank] = tag;
+    __syncthreads();    // the claimed scalars, for every thread's copies
+    for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead);
+    __syncthreads();    // the prologue's groups, for every thread's wait
+  }
+  if (p.tag[rank] != tag || owner != me) {
+    p.dead[rank] = true;
+    return plain();
+  }
+
+  // This iteration's copies: wait for them (and for the later sites' copies of the iteration,
+  // committed right after these once the pipeline is full), then one barrier, unless an earlier
+  // site's barrier in this iteration already followed a wait that covered them. Either way a
+  // barrier of this iteration precedes the copy into the slot iteration n - 1 read.
+  const int slot = p.iteration % SS;
+  const unsigned copied = group(slot);
+  const bool have = copied != not_copied;
+  const bool visible = !have || static_cast<long long>(copied) <= p.visible_group;
+  if (p.barrier_iteration != p.iteration || !visible) {
+    if (!visible) {
+      const int later_sites = p.staged_sites_before - staged_rank - 1;
+      long long through = static_cast<long long>(copied) + (later_sites > 0 ? later_sites : 0);
+      if (through > static_cast<long long>(p.committed) - 1) through = static_cast<long long>(p.committed) - 1;
+      wait_copies(static_cast<unsigned>(static_cast<long long>(p.committed) - 1 - through));
+      p.visible_group = through;  // after the barrier below: complete in every thread, and seen
+    }
+    __syncthreads();
+    p.barrier_iteration = p.iteration;
+  }
+  issue(SS - 1);
+  if (!have || !claimed_state(std::false_type{})) return plain();
+
+  // The registers, from the slot: each group of 8 is one 16-byte chunk of a row.
+  constexpr int V = 1 << vector_bits<Elem, L>();
+  static_assert(V == per_chunk, "tl (GPU backend): internal error: a staged load's vectors");
+  Tile out(detail::uninitialized_t{});
+  const Elem* const from = stages + slot * slot_elements;
+  out.storage.staged = from;
+  const int flat0 = thread_flat<L>();
+  static_for<L::registers / V>([&](auto g) {
+    constexpr int first = decltype(g)::value * V;
+    const int flat = flat_of<L, first>(flat0);
+    const int row = flat / Cols, col = flat % Cols;
+    const auto chunk = *reinterpret_cast<const vector<Elem, V>*>(from + Swz::at(row, col));
+    static_for<V>([&](auto j) { out.storage.regs[first + decltype(j)::value] = chunk.v[j]; });
+  });
+  return out;
+}
+
+}  // namespace cuda
+}  // namespace TL_ABI
+}  // namespace tl
