@@ -413,16 +413,22 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
 #pragma unroll
 #endif
   for (int k0 = 0; k0 < K; k0 += k_step) {
+    // Every fragment of the k step first, then the products: ldmatrix and mma are volatile asm,
+    // kept in their order, so fetching each n-tile's fragment just before its mma would wait out
+    // the fragment's latency once per n-tile.
     std::uint32_t fa[tiles::mt][4];
+    std::uint32_t fb[tiles::nt][2];
     fetch_a_fragments<tiles, SwzA>(fa, as, row0, k0);
     static_for<tiles::nt>([&](auto n) {
       constexpr int nn = decltype(n)::value;
-      std::uint32_t fb[2];
-      fetch_b_fragment<SwzB, is_tf32>(fb, bs, col0 + tiles::col(nn), k0);
+      fetch_b_fragment<SwzB, is_tf32>(fb[nn], bs, col0 + tiles::col(nn), k0);
+    });
+    static_for<tiles::nt>([&](auto n) {
+      constexpr int nn = decltype(n)::value;
       static_for<tiles::mt>([&](auto m) {
         constexpr int t = decltype(m)::value * tiles::nt + nn;
         auto& r = out.storage.regs;
-        mma<kind>(r[4 * t], r[4 * t + 1], r[4 * t + 2], r[4 * t + 3], fa[decltype(m)::value], fb);
+        mma<kind>(r[4 * t], r[4 * t + 1], r[4 * t + 2], r[4 * t + 3], fa[decltype(m)::value], fb[nn]);
       });
     });
   }
