@@ -5,7 +5,8 @@
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
 # STEPS is a comma-separated subset of build,buildbench,tests,check,warps,sanitize,sass,bench,
-# resources,profile,sm80,staged,matmul (default: all but buildbench, resources, profile and staged):
+# resources,profile,sm80,staged,stagedprofile,matmul (default: all but buildbench, resources,
+# profile, staged and stagedprofile):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
 #             the GPU tests and the GPU benchmarks (sm_90)
 #   buildbench  configure and build only what bench and profile need: the CLI and the GPU
@@ -28,6 +29,8 @@
 #   staged    compute-sanitizer memcheck, racecheck and synccheck on the GPU tests' [pipeline]
 #             cases (dot's operands copied into its shared memory by a pipelined range), and the
 #             registers, stack and shared memory of the bench's matmul kernels (staged.txt)
+#   stagedprofile  the SASS instruction mix and an ncu profile of the fp16 matmul at 128 x 64 x 32,
+#             staged by a 3-stage range and plain (stagedprofile.txt)
 #   matmul    compute-sanitizer memcheck, racecheck and synccheck on the matmul solution (tl::dot), then
 #             `tilepuzzles bench matmul` (the solution in fp32 and its loop in TF32, fp16 and bf16
 #             beside cuBLAS of each; matmul.csv) and cuBLAS fp32 through PyTorch (TF32 off) at
@@ -239,6 +242,29 @@ if want staged; then
   cuobjdump -res-usage $build/tilepuzzles_bench_gpu.so 2>/dev/null | c++filt |
       grep -A1 -E "Function .*Matmul(As|Staged)" | grep -oE "Matmul(As8?|Staged)<[^>]*>|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+" |
       paste -sd' ' | sed 's/ Matmul/\nMatmul/g' | tee -a "$out/staged.txt" "$summary"
+fi
+
+if want stagedprofile; then
+  say "== the fp16 matmul kernels' SASS instruction mix and ncu (128 x 64 x 32: staged, 3 stages; plain) ($(elapsed))"
+  (
+    exe=$build/tilepuzzles_bench_gpu.so
+    for pattern in "MatmulStaged.*binary16.*Li128ELi64ELi32ELi3ELi4E" "MatmulAsIN.*binary16.*Li128ELi64ELi32EEE"; do
+      name=$(cuobjdump -sass "$exe" 2>/dev/null | grep -oE "Function : [^ ]*" | grep -E "$pattern" | head -1 | cut -d' ' -f3)
+      echo "---- SASS of $name"
+      cuobjdump -sass -fun "$name" "$exe" 2>/dev/null | grep -oE "^ +/\*[0-9a-f]+\*/ +[A-Z][A-Z0-9_.]*" |
+          awk '{print $2}' | sed 's/\..*//' | sort | uniq -c | sort -rn | head -25 | paste -sd' '
+    done
+    for pattern in "MatmulStaged.*binary16.*Li128ELi64ELi32ELi3ELi4E" "MatmulAsIN.*binary16.*Li128ELi64ELi32EEE"; do
+      echo "---- ncu: $pattern (first launch, 4096^3)"
+      TILEPUZZLES_MATMUL_SIZES=4096 ncu --clock-control none --kernel-name-base mangled \
+          --kernel-id "::regex:$pattern:1" --section SpeedOfLight --section Occupancy \
+          --section WarpStateStats --section InstructionStats --section SchedulerStats \
+          --section MemoryWorkloadAnalysis \
+          ./$build/tilepuzzles bench matmul --runs 3 --warmup 1 2>&1 | grep -vE "^==PROF==|^\s*$" |
+          sed -n '/Section: GPU Speed Of Light/,$p' | grep -vE "^ *-+ *$" | head -120
+    done
+  ) > "$out/stagedprofile.txt" 2>&1
+  grep -E "^----|SM Busy|Executed Ipc A|Issue Slots Busy|Achieved Occupancy|Registers Per|Warp Cycles Per Issued|Compute \(SM\) Throughput|Memory Throughput|Duration|No Eligible|Stall|HMMA|^ *[0-9]+ [A-Z]" "$out/stagedprofile.txt" | head -60 | tee -a "$summary"
 fi
 
 if want matmul; then
