@@ -25,7 +25,11 @@
 //
 // A site's stages S' are the range's S, fewer where its buffer (slots and bookkeeping) would pass
 // max_stage_bytes (static shared memory is 48 KiB per kernel, shared with dot's staging and
-// conversions); with fewer than 2 it is not pipelined. A load whose offsets or mask hold a data
+// conversions); with fewer than 2 it is not pipelined.
+//
+// A 2-D float16/bfloat16 load that can be an operand of tl::dot does not come here: it is copied by
+// the whole block into dot's own swizzled shared memory instead (cuda/operand_stages.cuh), which
+// shares this file's index leaves, site ranks, claims and fallbacks. A load whose offsets or mask hold a data
 // tile (computed from loaded values) cannot be evaluated ahead and is loaded plainly.
 #pragma once
 
