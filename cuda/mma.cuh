@@ -42,6 +42,7 @@
 #include "cuda/evaluate.cuh"
 #include "cuda/layout.cuh"
 #include "cuda/memory.cuh"
+#include "cuda/mma_registers.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
 #include "tile/dtypes.hpp"
@@ -334,20 +335,25 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   basic_tile<float, SC, LC> out(detail::uninitialized_t{});
   evaluate_into(out.storage, acc);
 
-  constexpr int staged_bytes = (SwzA::elements + SwzB::elements) * bytes;
+  // a from registers where it is already in the A fragments' places (cuda/mma_registers.cuh).
+  using LA = typename std::remove_cvref_t<decltype(da)>::layout_type;
+  using a_in_registers = a_operand_in_registers<mma_tiles, LA::value, LC::value,
+                                                layouts::log2_exact(M), layouts::log2_exact(K), log_n, bytes>;
+  constexpr int staged_a = a_in_registers::value ? 0 : SwzA::elements;
+  constexpr int staged_bytes = (staged_a + SwzB::elements) * bytes;
   constexpr bool fits = staged_bytes <= 48 * 1024;
   static_assert(fits,
                 "tl::dot of these blocks needs more than 48 KiB of shared memory on the GPU (its "
                 "operands, [M, K] and [K, N], are staged there for the tensor cores): use a "
                 "smaller K block (B_MID), or smaller M and N blocks");
   Stored* const as = static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());
-  Stored* const bs = as + SwzA::elements;
+  Stored* const bs = as + staged_a;
   auto convert = [](const auto& x) -> Stored {
     if constexpr (is_tf32) return tf32_bits(static_cast<float>(x));
     else return half_bits(x);
   };
   __syncthreads();  // earlier readers of this buffer are done
-  stage<SwzA, false, Stored>(as, da.storage, convert);
+  if constexpr (!a_in_registers::value) stage<SwzA, false, Stored>(as, da.storage, convert);
   stage<SwzB, is_tf32, Stored>(bs, db.storage, convert);
   __syncthreads();
 
@@ -365,10 +371,15 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     // a's fragments: matrices (rows 0-7, chunk 0), (rows 8-15, chunk 0), (0-7, 1), (8-15, 1).
     std::uint32_t fa[tiles::mt][4];
     static_for<tiles::mt>([&](auto m) {
-      constexpr int t = decltype(m)::value * tiles::nt;
-      const int row = row0 + tiles::row(t) + (lane & 7) + ((lane >> 3) & 1) * 8;
-      const int chunk = k0 / per_chunk + (lane >> 4);
-      ldmatrix<4, false>(fa[decltype(m)::value], as + SwzA::chunk_at(row, chunk) * per_chunk);
+      if constexpr (a_in_registers::value) {
+        a_fragment_from_registers<a_in_registers::n_tiles>(fa[decltype(m)::value], da.storage,
+                                                           decltype(m)::value, k0);
+      } else {
+        constexpr int t = decltype(m)::value * tiles::nt;
+        const int row = row0 + tiles::row(t) + (lane & 7) + ((lane >> 3) & 1) * 8;
+        const int chunk = k0 / per_chunk + (lane >> 4);
+        ldmatrix<4, false>(fa[decltype(m)::value], as + SwzA::chunk_at(row, chunk) * per_chunk);
+      }
     });
     static_for<tiles::nt>([&](auto n) {
       constexpr int nn = decltype(n)::value;
