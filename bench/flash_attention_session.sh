@@ -23,6 +23,7 @@ rm -rf "$work"
 
 if [ "$mode" = full ]; then
   bash bench/gpu_session.sh "$work/build" build >> "$summary" 2>&1 || exit 1
+  echo "nvcc warnings in the build: $(grep -c "warning" "$work/build/build.log")" >> "$summary"
   steps=bench
 else
   steps=buildbench,bench

@@ -37,27 +37,29 @@ namespace cuda {
 template <template <layouts::linear_layout, int> class Tiles, layouts::linear_layout LA,
           layouts::linear_layout LC, int LogM, int LogK, int LogN, int Bytes>
 struct a_operand_in_registers {
-  static constexpr bool check() {
-    if (Bytes != 2 || LogK < 4) return false;
-    if (!(LA == layouts::mma_accumulator(LogM, LogK, LC.warp_bits))) return false;
+  static constexpr bool accumulator =
+      Bytes == 2 && LogK >= 4 && LA == layouts::mma_accumulator(LogM, LogK, LC.warp_bits);
+  // For an accumulator-layout a (no early returns: nvcc warns of loops after one it can fold).
+  static constexpr bool rows_match() {
     using TA = Tiles<LA, LogK>;
     using TC = Tiles<LC, LogN>;
-    if (!TA::valid() || !TC::valid()) return false;
-    // The warps: each one a row bit in both (the same one), or replicated in both; none along K.
+    bool ok = true;
+    // The warps: each one a row bit in both (the same one), or replicated in both; none along K
+    // (nor along N, where a's would be along K).
     for (int w = 0; w < LA.warp_bits; ++w) {
       const int a_row = LA.warp[w] < 0 ? -1 : LA.warp[w] - LogK;
       const int c_row = LC.warp[w] < LogN ? -1 : LC.warp[w] - LogN;
-      if (a_row != c_row) return false;
-      if (LA.warp[w] >= 0 && a_row < 0) return false;  // a warp that splits K
-      if (LC.warp[w] >= 0 && c_row < 0) return false;  // a warp that splits N: then LA splits K
+      ok = ok && a_row == c_row && !(LA.warp[w] >= 0 && a_row < 0) && !(LC.warp[w] >= 0 && c_row < 0);
     }
     // A warp's n8 tiles of a cover all of K in order, and its m-tiles are the accumulator's.
-    if (TA::nt * 8 != (1 << LogK) || TA::mt != TC::mt) return false;
-    for (int t = 0; t < TA::nt; ++t)
-      if (TA::col(t) != 8 * t || TA::row(t) != 0) return false;
-    for (int m = 0; m < TA::mt; ++m)
-      if (TA::row(m * TA::nt) != TC::row(m * TC::nt)) return false;
-    return true;
+    ok = ok && TA::nt * 8 == (1 << LogK) && TA::mt == TC::mt;
+    for (int t = 0; t < TA::nt; ++t) ok = ok && TA::col(t) == 8 * t && TA::row(t) == 0;
+    for (int m = 0; m < TA::mt; ++m) ok = ok && TA::row(m * TA::nt) == TC::row(m * TC::nt);
+    return ok;
+  }
+  static constexpr bool check() {
+    if constexpr (accumulator) return rows_match();
+    else return false;
   }
   static constexpr bool value = check();
   static constexpr int n_tiles = value ? Tiles<LA, LogK>::nt : 1;
