@@ -251,6 +251,12 @@ int sweep_table(session* s, const std::map<std::string, Entry>& table, const std
         runs.push_back({name + " num_warps=" + std::to_string(w) + " (file: " + file_warps + ")" + suffix,
                         &other->second});
     }
+    // Variants of the same kernel registered as "<key> (what differs)".
+    const std::string variants = own_key + " (";
+    for (auto it = table.lower_bound(variants); it != table.end() && it->first.rfind(variants, 0) == 0; ++it)
+      runs.push_back({name + " num_warps=" + std::to_string(it->second.warps) + " " +
+                          it->first.substr(own_key.size() + 1) + suffix,
+                      &it->second});
     for (const auto& [variant, entry] : runs) {
       ++rows;
       if (!s) continue;
@@ -295,8 +301,9 @@ int attention_sweep(session* s) {
   int rows = 0;
   for (const int head_dim : {64, 128}) {
     const std::vector<std::vector<int>> configs =
-        head_dim == 64 ? std::vector<std::vector<int>>{{64, 32, 64}, {64, 64, 64}, {128, 64, 64}}
-                       : std::vector<std::vector<int>>{{32, 32, 128}, {64, 32, 128}};
+        head_dim == 64
+            ? std::vector<std::vector<int>>{{64, 32, 64}, {64, 64, 64}, {128, 64, 64}}
+            : std::vector<std::vector<int>>{{64, 32, 128}, {64, 64, 128}, {128, 32, 128}};
     std::optional<attention_problem> p;
     for (const bool causal : {false, true}) {
       if (p) p->causal = causal;

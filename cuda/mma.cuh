@@ -42,6 +42,7 @@
 #include "cuda/evaluate.cuh"
 #include "cuda/layout.cuh"
 #include "cuda/memory.cuh"
+#include "cuda/mma_registers.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
 #include "tile/dtypes.hpp"
@@ -379,7 +380,12 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   basic_tile<float, SC, LC> out(detail::uninitialized_t{});
   evaluate_into(out.storage, acc);
 
-  constexpr int staged_bytes = (SwzA::elements + SwzB::elements) * bytes;
+  // a from registers where it is already in the A fragments' places (cuda/mma_registers.cuh).
+  using LA = typename std::remove_cvref_t<decltype(da)>::layout_type;
+  using a_in_registers = a_operand_in_registers<mma_tiles, LA::value, LC::value,
+                                                layouts::log2_exact(M), layouts::log2_exact(K), log_n, bytes>;
+  constexpr int staged_a = a_in_registers::value ? 0 : SwzA::elements;
+  constexpr int staged_bytes = (staged_a + SwzB::elements) * bytes;
   constexpr bool fits = staged_bytes <= 48 * 1024;
   static_assert(fits,
                 "tl::dot of these blocks needs more than 48 KiB of shared memory on the GPU (its "
@@ -387,21 +393,25 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
                 "smaller K block (B_MID), or smaller M and N blocks");
   Stored* const buffer = static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());
   // An operand a pipelined range's load already copied to shared memory is read where it is (its
-  // site's barrier made it visible); the others are staged here between two barriers. The
-  // pointers are the same in every thread, so every thread takes the same branch.
-  const Stored* as = is_tf32 ? nullptr : static_cast<const Stored*>(staged_copy(a));
+  // site's barrier made it visible), an `a` in the A fragments' places is read from registers;
+  // the others are staged here between two barriers. The pointers are the same in every thread,
+  // so every thread takes the same branch.
+  const Stored* as =
+      is_tf32 || a_in_registers::value ? nullptr : static_cast<const Stored*>(staged_copy(a));
   const Stored* bs = is_tf32 ? nullptr : static_cast<const Stored*>(staged_copy(b));
-  if (as == nullptr || bs == nullptr) {
+  const bool stage_a = !a_in_registers::value && as == nullptr;
+  if (stage_a || bs == nullptr) {
     auto convert = [](const auto& x) -> Stored {
       if constexpr (is_tf32) return tf32_bits(static_cast<float>(x));
       else return half_bits(x);
     };
     __syncthreads();  // earlier readers of this buffer are done
-    if (as == nullptr) stage<SwzA, false, Stored>(buffer, da.storage, convert);
-    if (bs == nullptr) stage<SwzB, is_tf32, Stored>(buffer + SwzA::elements, db.storage, convert);
+    if constexpr (!a_in_registers::value)
+      if (stage_a) stage<SwzA, false, Stored>(buffer, da.storage, convert);
+    if (bs == nullptr) stage<SwzB, is_tf32, Stored>(buffer + staged_a, db.storage, convert);
     __syncthreads();
-    if (as == nullptr) as = buffer;
-    if (bs == nullptr) bs = buffer + SwzA::elements;
+    if (stage_a) as = buffer;
+    if (bs == nullptr) bs = buffer + staged_a;
   }
 
   // This warp's first row and column: the lane bits of the accumulator layout give rows 0-2 and
@@ -418,7 +428,13 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     // the fragment's latency once per n-tile.
     std::uint32_t fa[tiles::mt][4];
     std::uint32_t fb[tiles::nt][2];
-    fetch_a_fragments<tiles, SwzA>(fa, as, row0, k0);
+    if constexpr (a_in_registers::value)
+      static_for<tiles::mt>([&](auto m) {
+        a_fragment_from_registers<a_in_registers::n_tiles>(fa[decltype(m)::value], da.storage,
+                                                           decltype(m)::value, k0);
+      });
+    else
+      fetch_a_fragments<tiles, SwzA>(fa, as, row0, k0);
     static_for<tiles::nt>([&](auto n) {
       constexpr int nn = decltype(n)::value;
       fetch_b_fragment<SwzB, is_tf32>(fb[nn], bs, col0 + tiles::col(nn), k0);

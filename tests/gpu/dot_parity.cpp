@@ -47,6 +47,10 @@ struct kernel_traits<test_kernels::MatmulPrecision<T, P, B0, B1, BK, W>> {
                                                                        : tp::dtype::float32;
 };
 
+template <class T, int B0, int B1, int BK, int W, bool F>
+struct kernel_traits<test_kernels::MatmulDeclaredA<T, B0, B1, BK, W, F>>
+    : kernel_traits<test_kernels::MatmulPrecision<T, tl::ieee_t, B0, B1, BK, W>> {};
+
 struct problem {
   int n0, n1, mid;
   std::vector<float> x, y;  // [n0, mid], [mid, n1]
@@ -205,7 +209,7 @@ TEST_CASE("a matmul kernel gives the simulator's result in every dot precision, 
       ++checked;
     }
   });
-  CHECK(checked >= 2 + 4 * 2 + 4 * 2);  // fp32, tf32, float16 and bfloat16 kernels
+  CHECK(checked >= 2 + 4 * 2 + 4 * 2 + 6 * 2);  // fp32, tf32, float16, bfloat16; a declared
 }
 
 TEST_CASE("dot with tl::tf32 rounds each operand as the tensor cores do: ties away from zero, "

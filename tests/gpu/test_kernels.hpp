@@ -87,6 +87,15 @@ void for_each_dot_kernel(F&& f) {
   f.template operator()<MatmulPrecision<tl::float16, tl::ieee_t, 16, 16, 16, 1>>("matmul float16 <16, 16, 16>, 1 warp");
   f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 64, 32, 32, 4>>("matmul bfloat16 <64, 32, 32>, 4 warps");
   f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 32, 64, 64, 8>>("matmul bfloat16 <32, 64, 64>, 8 warps");
+  // a declared as a tile (the accumulator layout): its fragments from registers where the warps
+  // split M only (the first four), staged where they split K too (the last two).
+  using test_kernels::MatmulDeclaredA;
+  f.template operator()<MatmulDeclaredA<tl::float16, 64, 32, 32, 4, false>>("matmul float16, a declared <64, 32, 32>, 4 warps");
+  f.template operator()<MatmulDeclaredA<tl::bfloat16, 32, 16, 64, 1, false>>("matmul bfloat16, a declared <32, 16, 64>, 1 warp");
+  f.template operator()<MatmulDeclaredA<tl::float16, 64, 64, 16, 2, true>>("matmul float16, a cast from float <64, 64, 16>, 2 warps");
+  f.template operator()<MatmulDeclaredA<tl::bfloat16, 128, 32, 32, 8, true>>("matmul bfloat16, a cast from float <128, 32, 32>, 8 warps");
+  f.template operator()<MatmulDeclaredA<tl::float16, 16, 32, 32, 4, false>>("matmul float16, a declared <16, 32, 32>, 4 warps");
+  f.template operator()<MatmulDeclaredA<tl::bfloat16, 32, 32, 32, 8, true>>("matmul bfloat16, a cast from float <32, 32, 32>, 8 warps");
 }
 
 }  // namespace tp::gpu_tests

@@ -35,3 +35,39 @@ struct MatmulPrecision {
 };
 
 }  // namespace test_kernels
+
+namespace test_kernels {
+
+// The same product with `a` declared as a tile, so that it lives in the declared layout of
+// [B0, BK], the accumulator layout of mma.sync (cuda/layout.cuh): with 16-bit T and warps that
+// split B0 only (B0 >= 16 * Warps) the tensor-core lowering reads a's fragments straight from its
+// registers (cuda/mma_registers.cuh), elsewhere it stages a through shared memory. ThroughFloat:
+// a is a float tile cast to T inside the dot, as flash attention's tl::cast<T>(p) is.
+template <class T, int B0, int B1, int BK, int Warps, bool ThroughFloat>
+struct MatmulDeclaredA {
+  static constexpr int num_warps = Warps;
+  static constexpr int block_rows = B0, block_cols = B1;
+
+  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z, int N0,
+                            int N1, int MID) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    tl::tile<float, B0, B1> acc = 0.0f;
+    for (int k = 0; k < MID; k += BK) {
+      auto ks = k + tl::arange<BK>();
+      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
+      auto a_at = x + rows.col() * MID + ks.row();
+      auto a_mask = (rows < N0).col() & (ks < MID).row();
+      if constexpr (ThroughFloat) {
+        tl::tile<float, B0, BK> a = tl::cast<float>(tl::load(a_at, a_mask, 0.0f));
+        acc = tl::dot(tl::cast<T>(a), b, acc);
+      } else {
+        tl::tile<T, B0, BK> a = tl::load(a_at, a_mask, 0.0f);
+        acc = tl::dot(a, b, acc);
+      }
+    }
+    tl::store(z + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
+  }
+};
+
+}  // namespace test_kernels
