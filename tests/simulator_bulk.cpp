@@ -195,6 +195,38 @@ TEST_CASE("planted bugs are reported the same in bulk as lane by lane", "[sim][b
       });
     });
   }
+  SECTION("offsets and masks from a tl::range's index (affine, as a scalar is): out of bounds "
+          "in a later iteration, a masked tail, an intermediate step past int32") {
+    const char* kinds[] = {"out-of-bounds", nullptr, "index-overflow"};
+    for (int bug = 0; bug < 3; ++bug) {
+      INFO("case " << bug);
+      const auto both =
+          run_both_ways({2, 1, 1}, [bug](std::array<int, 3> grid, const tl::sim::launch_options& o) {
+            std::vector<float> x(8 * 80, 1.0f), z(8 * 16, 0.0f);
+            tl::sim::buffer bx("x", {8, 80}, "float32", 4, x.data(), true);
+            tl::sim::buffer bz("z", {8, 16}, "float32", 4, z.data(), false);
+            return tl::sim::run_grid(grid, o, {&bx, &bz}, [&] {
+              auto rows = tl::program_id(0) * 4 + tl::arange<4>();
+              const int big = bug == 2 ? 30'000'000 : 0;  // ks * big leaves int32 from k = 64
+              const int limit = bug == 0 ? 96 : bug == 1 ? 72 : 80;
+              tl::tile<float, 4, 16> acc = 0.0f;
+              for (auto k : tl::range(0, bug == 0 ? 96 : 80, 16)) {
+                auto ks = k + tl::arange<16>();
+                auto cols = ks * big - ks * big + ks;
+                acc = acc + tl::load(tl::ptr<const float>{&bx} + rows.col() * 80 + cols.row(),
+                                     (ks < limit).row(), 0.0f);
+              }
+              tl::store(tl::ptr<float>{&bz} + rows.col() * 16 + tl::arange<16>().row(), acc);
+            });
+          });
+      if (kinds[bug]) {
+        REQUIRE(both.bulk.error.has_value());
+        CHECK(both.bulk.error->kind == kinds[bug]);
+      } else {
+        CHECK_FALSE(both.bulk.error.has_value());
+      }
+    }
+  }
   SECTION("a store of poison, a race between two programs, a read of what nobody wrote") {
     for (int bug = 0; bug < 3; ++bug) {
       INFO("bug " << bug);
