@@ -6,8 +6,8 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
-// The templates below pass AVX and AVX-512 vectors by value; they are always inlined into the
-// functions compiled for those sets, so no call ever passes one.
+// The templates below pass AVX and AVX-512 vectors by value; they are inlined (gnu::flatten)
+// into the functions compiled for those sets, so no call ever passes one.
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
