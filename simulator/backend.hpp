@@ -979,12 +979,17 @@ sim::poison_origin first_poison_origin(const E& x) {
 // product (0 * inf) or the running sum (inf - inf, overflow).
 inline void note_dot_nonfinite(const float* a, const float* b, int stride_b, int K, float start,
                                const std::source_location& loc) {
+  // Each step is one fused multiply-add: its product, exact in double, is never rounded to
+  // float, so a step turns non-finite either in the product (an infinite or NaN operand: inf * 0)
+  // or in the rounding of the sum.
   float s = start;
   for (int k = 0; k < K; ++k) {
-    const float x = a[k], y = b[k * stride_b], p = x * y;
+    const float x = a[k], y = b[k * stride_b];
+    const double p = static_cast<double>(x) * y;
+    const float next = std::fma(x, y, s);
     if (!std::isfinite(p)) sim::note_nonfinite("*", true, x, y, p, loc);
-    if (!std::isfinite(s + p)) sim::note_nonfinite("+", true, s, p, s + p, loc);
-    s += p;
+    else if (!std::isfinite(next)) sim::note_nonfinite("+", true, s, p, next, loc);
+    s = next;
   }
 }
 }  // namespace detail
@@ -1306,8 +1311,9 @@ class float_operand<S, backend::data_tile<float, S>> {
 };
 }  // namespace bulk
 
-// Each output lane starts from acc and adds the K products in order of k, in float: the order
-// and roundings of the lane-by-lane loop, whatever the vector width (simulator/dot.hpp).
+// Each output lane starts from acc and adds the K products in order of k, each with one fused
+// multiply-add: the order and roundings of the lane-by-lane loop, whatever the vector width
+// (simulator/dot.hpp), and of the GPU's FFMA (cuda/dot.cuh).
 // With tl::tf32 the operands are first rounded to TF32 as the GPU rounds them
 // (tl::round_to_tf32, tile/precision.hpp); the product is then the same exact dot.
 template <int M, int N, int K, class Precision, class A, class B, class C>
@@ -1326,11 +1332,12 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
   const float* pacc = facc.get().storage.values.data();
   const auto accumulate = [&](const float* pa, const float* pb) {
     if (sim::lane_by_lane()) {
-      // The reference: one output lane at a time, its K products added in order of k.
+      // The reference: one output lane at a time, its K products added in order of k, each
+      // with one fused multiply-add.
       for (int i = 0; i < M; ++i)
         for (int j = 0; j < N; ++j) {
           float sum = pacc[i * N + j];
-          for (int k = 0; k < K; ++k) sum += pa[i * K + k] * pb[k * N + j];
+          for (int k = 0; k < K; ++k) sum = std::fma(pa[i * K + k], pb[k * N + j], sum);
           if (sim::tracing_nonfinite() && !std::isfinite(sum)) [[unlikely]]
             detail::note_dot_nonfinite(pa + i * K, pb + j, N, K, pacc[i * N + j], loc);
           vo.values[i * N + j] = sum;

@@ -25,6 +25,7 @@
 
 #include "tile/expr.hpp"
 #include "tile/memory.hpp"
+#include "tile/range.hpp"
 #include "tile/shape.hpp"
 #include "simulator/diagnostic.hpp"
 #include "simulator/exp.hpp"
@@ -675,6 +676,16 @@ template <class T>
 inline constexpr bool constant_v<scalar_expr<T>> = true;
 template <class T, class S>
 inline constexpr bool constant_v<full_expr<T, S>> = true;
+
+// A tl::range's index: one int for the whole tile (the iteration's), as a scalar is.
+template <int Stages>
+struct affine<range_index_expr<Stages>> : std::true_type {
+  static affine_form<0> of(const range_index_expr<Stages>& e) {
+    return {static_cast<long long>(e.value), {}};
+  }
+};
+template <int Stages>
+inline constexpr bool constant_v<range_index_expr<Stages>> = true;
 
 template <class E>
 inline constexpr bool affine_v = affine<std::remove_cvref_t<E>>::value;

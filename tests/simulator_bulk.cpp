@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -194,6 +195,38 @@ TEST_CASE("planted bugs are reported the same in bulk as lane by lane", "[sim][b
       });
     });
   }
+  SECTION("offsets and masks from a tl::range's index (affine, as a scalar is): out of bounds "
+          "in a later iteration, a masked tail, an intermediate step past int32") {
+    const char* kinds[] = {"out-of-bounds", nullptr, "index-overflow"};
+    for (int bug = 0; bug < 3; ++bug) {
+      INFO("case " << bug);
+      const auto both =
+          run_both_ways({2, 1, 1}, [bug](std::array<int, 3> grid, const tl::sim::launch_options& o) {
+            std::vector<float> x(8 * 80, 1.0f), z(8 * 16, 0.0f);
+            tl::sim::buffer bx("x", {8, 80}, "float32", 4, x.data(), true);
+            tl::sim::buffer bz("z", {8, 16}, "float32", 4, z.data(), false);
+            return tl::sim::run_grid(grid, o, {&bx, &bz}, [&] {
+              auto rows = tl::program_id(0) * 4 + tl::arange<4>();
+              const int big = bug == 2 ? 30'000'000 : 0;  // ks * big leaves int32 from k = 64
+              const int limit = bug == 0 ? 96 : bug == 1 ? 72 : 80;
+              tl::tile<float, 4, 16> acc = 0.0f;
+              for (auto k : tl::range(0, bug == 0 ? 96 : 80, 16)) {
+                auto ks = k + tl::arange<16>();
+                auto cols = ks * big - ks * big + ks;
+                acc = acc + tl::load(tl::ptr<const float>{&bx} + rows.col() * 80 + cols.row(),
+                                     (ks < limit).row(), 0.0f);
+              }
+              tl::store(tl::ptr<float>{&bz} + rows.col() * 16 + tl::arange<16>().row(), acc);
+            });
+          });
+      if (kinds[bug]) {
+        REQUIRE(both.bulk.error.has_value());
+        CHECK(both.bulk.error->kind == kinds[bug]);
+      } else {
+        CHECK_FALSE(both.bulk.error.has_value());
+      }
+    }
+  }
   SECTION("a store of poison, a race between two programs, a read of what nobody wrote") {
     for (int bug = 0; bug < 3; ++bug) {
       INFO("bug " << bug);
@@ -310,13 +343,20 @@ TEST_CASE("loads and stores of runs that cut shadow chunks, and of single lanes,
   }
 }
 
-TEST_CASE("dot's vectorized kernel gives the bits of the loop over k, for every size",
+TEST_CASE("dot's vectorized kernel gives the bits of the loop of fused multiply-adds over k, "
+          "for every size and instruction set",
           "[sim][bulk][dot]") {
+  using tl::sim::dot_instructions;
   tp::rng random(11);
+  int sets_checked = 0;
+  for (auto set : {dot_instructions::portable, dot_instructions::avx2, dot_instructions::avx512})
+    sets_checked += tl::sim::dot_instructions_available(set);
+  CHECK(sets_checked >= 1 + (tl::sim::dot_instructions_available(dot_instructions::avx512) ? 1 : 0));
   for (int M : {16, 32, 64})
     for (int N : {16, 32, 64, 128})
       for (int K : {16, 64}) {
-        std::vector<float> a(M * K), b(K * N), acc(M * N), c(M * N), expected(M * N);
+        std::vector<float> a(M * K), b(K * N), acc(M * N), c(M * N), expected(M * N),
+            unfused(M * N);
         tp::fill_signed(a, random, 3.0);
         tp::fill_signed(b, random, 3.0);
         tp::fill_signed(acc, random, 100.0);
@@ -325,16 +365,28 @@ TEST_CASE("dot's vectorized kernel gives the bits of the loop over k, for every 
         acc[3] = std::numeric_limits<float>::quiet_NaN();
         for (int i = 0; i < M; ++i)
           for (int j = 0; j < N; ++j) {
-            float s = acc[i * N + j];
+            float s = acc[i * N + j], t = acc[i * N + j];
             for (int k = 0; k < K; ++k) {
+              s = std::fma(a[i * K + k], b[k * N + j], s);
               const float product = a[i * K + k] * b[k * N + j];
-              s = s + product;
+              t = t + product;
             }
             expected[i * N + j] = s;
+            unfused[i * N + j] = t;
           }
         INFO("M " << M << " N " << N << " K " << K);
+        // The twin: these operands tell a multiplication then an addition from a fused one.
+        CHECK_FALSE(same_bits(expected, unfused));
         tl::sim::dot_accumulate(a.data(), b.data(), acc.data(), c.data(), M, N, K);
         CHECK(same_bits(c, expected));
+        for (auto set :
+             {dot_instructions::portable, dot_instructions::avx2, dot_instructions::avx512}) {
+          if (!tl::sim::dot_instructions_available(set)) continue;
+          INFO("instruction set " << static_cast<int>(set));
+          std::fill(c.begin(), c.end(), 7.0f);
+          tl::sim::dot_accumulate(set, a.data(), b.data(), acc.data(), c.data(), M, N, K);
+          CHECK(same_bits(c, expected));
+        }
         tl::sim::dot_accumulate(a.data(), b.data(), acc.data(), acc.data(), M, N, K);
         CHECK(same_bits(acc, expected));  // in place
       }

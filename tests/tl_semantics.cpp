@@ -577,6 +577,34 @@ TEST_CASE("dot multiplies [M, K] by [K, N], with and without an accumulator", "[
   CHECK_FALSE(plain.any_poison());
 }
 
+TEST_CASE("dot adds each product with one fused multiply-add: the product is not rounded first",
+          "[tl][dot]") {
+  // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 exactly, 1 + 2^-11 rounded to float (a tie, to even). From
+  // acc = -(1 + 2^-11) a fused multiply-add leaves 2^-24; a multiplication then an addition 0.
+  constexpr float x = 1.0f + 0x1p-12f, start = -(1.0f + 0x1p-11f);
+  const float rounded_product = x * x;
+  REQUIRE(rounded_product + start == 0.0f);  // the unfused result this test tells apart
+  for (bool lane_by_lane : {false, true}) {
+    INFO((lane_by_lane ? "lane by lane" : "in bulk"));
+    tl::sim::launch_options options;
+    options.lane_by_lane = lane_by_lane;
+    snapshot<float> fused, later_k;
+    const auto r = tl::sim::run_grid({1, 1, 1}, options, {}, [&] {
+      // Only k = 0 (then k = 5) holds a product; the other products are 0 and change nothing.
+      auto a = tl::where(tl::arange<16>().row() == 0, x, 0.0f) + tl::zeros<float, 16, 16>();
+      auto b = tl::where(tl::arange<16>().col() == 0, x, 0.0f) + tl::zeros<float, 16, 16>();
+      fused = snap(tl::dot(a, b, tl::full<16, 16>(start)));
+      auto a5 = tl::where(tl::arange<16>().row() == 5, x, 1.0f) + tl::zeros<float, 16, 16>();
+      auto b5 = tl::where(tl::arange<16>().col() == 5, x, 0.0f) + tl::zeros<float, 16, 16>();
+      later_k = snap(tl::dot(a5, b5, tl::full<16, 16>(start)));
+    });
+    INFO((r.error ? r.error->message : std::string("no diagnostic")));
+    REQUIRE_FALSE(r.error.has_value());
+    CHECK(fused.values == std::vector<float>(16 * 16, 0x1p-24f));
+    CHECK(later_k.values == std::vector<float>(16 * 16, 0x1p-24f));
+  }
+}
+
 TEST_CASE("tl::round_to_tf32 rounds to 10 mantissa bits, to nearest with ties away from zero, "
           "as cvt.rna.tf32.f32",
           "[tl][dot][tf32]") {

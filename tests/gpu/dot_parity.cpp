@@ -2,8 +2,11 @@
 // gives the simulator's result on the backend under test (the GPU, or its host emulation), on
 // ragged shapes, within the tolerance docs/tl.md states for each precision:
 //
-//   float32 (tl::ieee, the default)  exact FFMA; on whole numbers every product and partial sum
-//                                    is exact, so the two agree to the bit
+//   float32 (tl::ieee, the default)  one fused multiply-add per k, in order of k, from acc, on
+//                                    both (the simulator's fma, the GPU's FFMA): to the bit, for
+//                                    any operands. Random operands make most elements differ
+//                                    from a multiplication then an addition (the test checks
+//                                    that too), so a backend that rounds each product fails
 //   float32 with tl::tf32            both round the operands to TF32 the same way; the sums then
 //                                    differ by at most (K + 1) * 2^-21 * sum_k |a * b| (the
 //                                    tensor cores sum in their own order and truncate)
@@ -79,6 +82,27 @@ std::vector<float> run(const problem& p, const std::string& name, bool gpu, std:
     else error = it->second(request);
   }
   return tensors.back().values;
+}
+
+// z = x @ y on the host, each element from 0 adding its products in order of k: fused (one
+// rounding per k, as docs/tl.md defines float32 dot) or not (each product rounded, then added).
+std::vector<float> host_product(const problem& p, bool fused) {
+  std::vector<float> z(static_cast<std::size_t>(p.n0) * p.n1);
+  for (int i = 0; i < p.n0; ++i)
+    for (int j = 0; j < p.n1; ++j) {
+      float s = 0.0f;
+      for (int k = 0; k < p.mid; ++k) {
+        const float x = p.x[i * p.mid + k], y = p.y[k * p.n1 + j];
+        if (fused) {
+          s = std::fma(x, y, s);
+        } else {
+          const float product = x * y;
+          s = s + product;
+        }
+      }
+      z[i * p.n1 + j] = s;
+    }
+  return z;
 }
 
 // sum_k |x(i, k) * y(k, j)| of the operands as the kernel multiplies them.
@@ -187,7 +211,8 @@ TEST_CASE("a matmul kernel gives the simulator's result in every dot precision, 
     std::vector<std::pair<std::string, problem>> problems;
     if constexpr (traits::exact) {
       problems.push_back({"whole numbers", make(50, 45, 70, 11, whole)});
-      problems.push_back({"whole numbers, one block", make(16, 16, 16, 12, whole)});
+      problems.push_back({"signed random operands", make(50, 45, 70, 13, signed_random)});
+      problems.push_back({"signed random operands, one block", make(16, 16, 16, 14, signed_random)});
     } else if constexpr (traits::tf32) {
       problems.push_back({"operands that TF32 rounds down", make(50, 45, 70, 21, rounds_down)});
       problems.push_back({"signed random operands", make(70, 40, 100, 22, signed_random)});
@@ -200,6 +225,18 @@ TEST_CASE("a matmul kernel gives the simulator's result in every dot precision, 
       std::string error;
       const auto sim = run<Kernel>(p, name, false, error);
       REQUIRE(error.empty());
+      if constexpr (traits::exact) {
+        // The simulator's own values: the host's loop of fused multiply-adds, to the bit; and
+        // operands for which rounding each product first would differ in most elements.
+        const auto fused = host_product(p, true), unfused = host_product(p, false);
+        std::size_t unlike_host = 0, apart = 0;
+        for (std::size_t e = 0; e < fused.size(); ++e) {
+          unlike_host += !same_bits(sim[e], fused[e]);
+          apart += !same_bits(fused[e], unfused[e]);
+        }
+        CHECK(unlike_host == 0);
+        if (what != std::string("whole numbers")) CHECK(apart > fused.size() / 2);
+      }
       const auto gpu = run<Kernel>(p, name, true, error);
       INFO(error);
       REQUIRE(error.empty());
@@ -209,7 +246,9 @@ TEST_CASE("a matmul kernel gives the simulator's result in every dot precision, 
       ++checked;
     }
   });
-  CHECK(checked >= 2 + 4 * 2 + 4 * 2 + 6 * 2);  // fp32, tf32, float16, bfloat16; a declared
+  // fp32 (3 kernels, 3 problems each), tf32, float16 and bfloat16 kernels, and the six kernels
+  // whose `a` is a declared tile, in both 16-bit dtypes
+  CHECK(checked >= 3 * 3 + 4 * 2 + 4 * 2 + 6 * 2);
 }
 
 TEST_CASE("dot with tl::tf32 rounds each operand as the tensor cores do: ties away from zero, "

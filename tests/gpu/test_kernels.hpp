@@ -79,6 +79,8 @@ template <class F>
 void for_each_dot_kernel(F&& f) {
   using test_kernels::MatmulPrecision;
   f.template operator()<MatmulPrecision<float, tl::ieee_t, 32, 32, 16, 4>>("matmul fp32 <32, 32, 16>, 4 warps");
+  f.template operator()<MatmulPrecision<float, tl::ieee_t, 64, 64, 32, 4>>("matmul fp32 <64, 64, 32>, 4 warps");
+  f.template operator()<MatmulPrecision<float, tl::ieee_t, 16, 32, 64, 1>>("matmul fp32 <16, 32, 64>, 1 warp");
   f.template operator()<MatmulPrecision<float, tl::tf32_t, 32, 32, 16, 4>>("matmul tf32 <32, 32, 16>, 4 warps");
   f.template operator()<MatmulPrecision<float, tl::tf32_t, 64, 64, 32, 4>>("matmul tf32 <64, 64, 32>, 4 warps");
   f.template operator()<MatmulPrecision<float, tl::tf32_t, 16, 32, 16, 1>>("matmul tf32 <16, 32, 16>, 1 warp");

@@ -4,8 +4,9 @@
 // lazy expressions (an integer cast, a scaled load) as well as loaded tiles. Non-square shapes.
 //
 // The operands are whole numbers in [-16, 16] (x and y scaled by 8 and truncated), so every
-// product and partial sum is exact in float: the GPU's fused multiply-adds and the simulator's
-// separate multiply and add then agree to the bit, and any difference is a wrong element.
+// product and partial sum is exact in float: any difference from the simulator is a wrong
+// element, whatever the order of the sums. (Both backends fuse each multiply-add, and agree to
+// the bit on any operands in order of k: tests/gpu/dot_parity.cpp.)
 #pragma once
 
 #include "tile/tl.hpp"
