@@ -11,8 +11,10 @@
 //   - a copy for an iteration the load may never run (a load inside an `if`) reads only what its
 //     own mask allows: every lane it copies must be in bounds (out-of-bounds);
 //   - the copy reads memory early: a store of the program between the copy and its iteration
-//     must not change what it read, or the GPU gives the old values (race-read-write).
-// A plain `for` and one-stage ranges never come here (a compile-time test in the load).
+//     must not change what it read, or the GPU gives the old values (race-read-write); not
+//     for a load through tl::ptr<const T>, which nothing stores to.
+// The copies' lanes are gathered in bulk, as the simulator's loads are. A plain `for` and
+// one-stage ranges never come here (a compile-time test in the load).
 #pragma once
 
 #include <algorithm>
@@ -29,9 +31,13 @@
 
 namespace tl {
 inline namespace TL_ABI {
-namespace detail {
+namespace detail {  // simulator/backend.hpp
 template <class S, class F>
-inline void for_each_pos(F&& f);  // simulator/backend.hpp
+inline void for_each_pos(F&& f);
+template <class S>
+struct tile_access;
+template <class S, class PE, class MaskE>
+bool gather(const PE& pe, const MaskE& m, const sim::buffer& buf, tile_access<S>& access);
 }  // namespace detail
 }  // namespace TL_ABI
 }  // namespace tl
@@ -42,9 +48,12 @@ namespace tl::sim {
 struct prefetch_copy {
   int iteration = -1;  // -1: not copied, the load then loads plainly
   int issued_iteration = 0, issued_index = 0;
-  std::vector<long long> lanes;      // the lanes it copied (row-major in the tile)
-  std::vector<long long> offsets;    // their buffer elements
-  std::vector<unsigned char> bytes;  // their values when it was issued
+  // What it read, for a load through a pointer that may be stored to (through tl::ptr<const T>
+  // nothing in the launch stores): runs of `run` elements, the first lane of each and where it
+  // starts in the buffer, and their values when it was issued.
+  long long run = 1;
+  std::vector<long long> lanes, starts;
+  std::vector<unsigned char> bytes;
 };
 
 struct prefetch_site {
@@ -169,37 +178,59 @@ void replay_prefetch(const PE& pe, const MaskE& m, const buffer& buf,
   using OffS = shape_of_t<Offsets>;
   using MaskS = shape_of_t<MaskE>;
 
-  // The copy of iteration `iteration + ahead`, as the GPU issues it now.
+  // The copy of iteration `iteration + ahead`, as the GPU issues it now: its lanes evaluated
+  // in bulk, one by one only to report lanes outside the buffer.
   auto issue = [&](int ahead) {
     const long long index = static_cast<long long>(range->current) + static_cast<long long>(ahead) * range->step;
     if (ahead > 0 && !range->within(index)) return;
     prefetch_copy& copy = site.slots[(p.iteration + ahead) % stages];
     copy.iteration = -1;
-    copy.lanes.clear();
-    copy.offsets.clear();
-    copy.bytes.clear();
     if (prefetch_state(pe, m) != site.claimed) return;
     PE ahead_pe = pe;
     MaskE ahead_mask = m;
     move_index(ahead_pe, static_cast<int>(index));
     move_index(ahead_mask, static_cast<int>(index));
-    prefetch_report outside{buf, loc, St, stages, range->current, static_cast<int>(index), ahead, S::rank, {}};
-    tl::detail::for_each_pos<S>([&](const pos<S::rank>& q, long long i) {
-      if (!ahead_mask.eval(broadcast_pos<MaskS, S>(q))) return;
-      const long long off = pe.base.address.offset + ahead_pe.offsets.eval(broadcast_pos<OffS, S>(q));
-      if (off < 0 || off >= buf.count()) {
-        outside.add(i, lane_coords<S>(i), off);
-        return;
-      }
-      copy.lanes.push_back(i);
-      copy.offsets.push_back(off);
-      const auto* b = reinterpret_cast<const unsigned char*>(data + off);
-      copy.bytes.insert(copy.bytes.end(), b, b + sizeof(Elem));
-    });
-    if (outside.count) prefetch_out_of_bounds(outside);
+    tl::detail::tile_access<S> access;
+    bool in_bounds = false;
+    try {
+      in_bounds = tl::detail::gather(ahead_pe, ahead_mask, buf, access);
+    } catch (const kernel_error&) {
+    }
+    if (!in_bounds) {
+      prefetch_report outside{buf, loc, St, stages, range->current, static_cast<int>(index), ahead, S::rank, {}};
+      tl::detail::for_each_pos<S>([&](const pos<S::rank>& q, long long i) {
+        if (!ahead_mask.eval(broadcast_pos<MaskS, S>(q))) return;
+        const long long off = pe.base.address.offset + ahead_pe.offsets.eval(broadcast_pos<OffS, S>(q));
+        if (off < 0 || off >= buf.count()) outside.add(i, lane_coords<S>(i), off);
+      });
+      if (outside.count) prefetch_out_of_bounds(outside);
+      return;  // an evaluation the bulk path gave up on: nothing to compare
+    }
     copy.iteration = p.iteration + ahead;
     copy.issued_iteration = p.iteration;
     copy.issued_index = range->current;
+    if constexpr (!std::is_const_v<typename PE::pointer_type::element_type>) {
+      copy.lanes.clear();
+      copy.starts.clear();
+      if (access.whole_rows) {
+        copy.run = access.row;
+        for (long long r = 0; r < access.rows; ++r) {
+          copy.lanes.push_back(r * access.row);
+          copy.starts.push_back(access.starts[r]);
+        }
+      } else {
+        copy.run = 1;
+        for (long long i = 0; i < access.lanes; ++i)
+          if (access.on[i]) {
+            copy.lanes.push_back(i);
+            copy.starts.push_back(access.offset[i]);
+          }
+      }
+      const std::size_t bytes = static_cast<std::size_t>(copy.run) * sizeof(Elem);
+      copy.bytes.resize(copy.starts.size() * bytes);
+      for (std::size_t j = 0; j < copy.starts.size(); ++j)
+        std::memcpy(copy.bytes.data() + j * bytes, data + copy.starts[j], bytes);
+    }
   };
 
   if (p.iteration == 0 && site.tag == nullptr) {
@@ -222,12 +253,19 @@ void replay_prefetch(const PE& pe, const MaskE& m, const buffer& buf,
   if (copy.iteration != p.iteration || prefetch_state(pe, m) != site.claimed) return;
   // What the copy read against memory now (the simulator's load just read it): the GPU reads
   // every lane the mask turns on from the copy.
-  prefetch_report changed{buf, loc, St, stages, copy.issued_index, range->current,
-                          copy.iteration - copy.issued_iteration, S::rank, {}};
-  for (std::size_t j = 0; j < copy.offsets.size(); ++j)
-    if (std::memcmp(data + copy.offsets[j], copy.bytes.data() + j * sizeof(Elem), sizeof(Elem)) != 0)
-      changed.add(copy.lanes[j], lane_coords<S>(copy.lanes[j]), copy.offsets[j]);
-  if (changed.count) prefetch_overwritten(changed);
+  if constexpr (!std::is_const_v<typename PE::pointer_type::element_type>) {
+    prefetch_report changed{buf, loc, St, stages, copy.issued_index, range->current,
+                            copy.iteration - copy.issued_iteration, S::rank, {}};
+    const std::size_t bytes = static_cast<std::size_t>(copy.run) * sizeof(Elem);
+    for (std::size_t j = 0; j < copy.starts.size(); ++j) {
+      const unsigned char* then = copy.bytes.data() + j * bytes;
+      if (std::memcmp(data + copy.starts[j], then, bytes) == 0) continue;
+      for (long long c = 0; c < copy.run; ++c)
+        if (std::memcmp(data + copy.starts[j] + c, then + c * sizeof(Elem), sizeof(Elem)) != 0)
+          changed.add(copy.lanes[j] + c, lane_coords<S>(copy.lanes[j] + c), copy.starts[j] + c);
+    }
+    if (changed.count) prefetch_overwritten(changed);
+  }
 }
 
 }  // namespace tl::sim
