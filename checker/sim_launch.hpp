@@ -99,6 +99,7 @@ sim_outcome sim_launch(const launch_request& request, const tl::sim::launch_opti
   for (auto& b : out.buffers) pointers.push_back(&b);
   const Kernel kernel{};
   out.result = tl::sim::run_grid(request.grid, options, pointers, [&] {
+    tl::sim::current_context().num_warps = Kernel::num_warps;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       kernel(detail::kernel_argument<std::tuple_element_t<I, params>>(I, out.buffers, tensors,
                                                                       request.sizes)...);

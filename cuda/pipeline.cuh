@@ -4,7 +4,8 @@
 //
 // The index of a range is a lazy leaf that holds the index and its range (tile/range.hpp), so a
 // copy of the load's offsets and mask with the leaves moved to a later iteration's index are that
-// iteration's. Each thread copies exactly the elements its registers will hold in the load's
+// iteration's (tile/range_leaves.hpp). The simulator replays these rules to check what the copies
+// read (simulator/prefetch.hpp): keep the two in step. Each thread copies exactly the elements its registers will hold in the load's
 // layout, into its own slots of a stage buffer (slot-major, then vector, then thread: the threads
 // of a warp write and read consecutive 16-byte vectors), and reads back only what it copied:
 // nothing is shared between threads, so the copies need cp.async.wait_group and no barrier.
@@ -16,7 +17,8 @@
 // Which load is which ("site"): the rank of the pipelined load within the iteration and its
 // type. A load of the same type as an earlier one in the same iteration (two identical
 // expressions on two base pointers), a load that first appears after the first iteration (a
-// branch), one whose rank now holds a load of another type, and one whose stage buffer another
+// branch), one an iteration skipped (from the next iteration that runs it on: the skipped one
+// issued no copy), one whose rank now holds a load of another type, and one whose stage buffer another
 // live range claimed (a pipelined range nested in one with an identical load) are loaded plainly.
 // A prefetch uses the loop's scalars and base pointer as they are when it is issued: a site keeps
 // those of its claim, copies ahead only while the current ones equal them, and reads a slot only
@@ -44,6 +46,7 @@
 #include "cuda/tile_storage.cuh"
 #include "tile/memory.hpp"
 #include "tile/range.hpp"
+#include "tile/range_leaves.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -107,116 +110,22 @@ __device__ __forceinline__ void wait_all_copies() {
   wait_copies(0);
 }
 
-// ---------------------------------------------------------------------------------------------
-// The index leaves of an expression
-
-// The stages of the range whose index E reads: 0 for none, -1 for indexes of ranges of
-// different stages.
-template <class E>
-struct is_range_index_expr : std::false_type {};
-template <int St>
-struct is_range_index_expr<range_index_expr<St>> : std::true_type {};
-
-template <class E>
-constexpr int index_stages() {
-  using X = std::remove_cvref_t<E>;
-  if constexpr (is_range_index_expr<X>::value) {
-    return X::stages;
-  } else {
-    int found = 0;
-    auto meet = [&](int s) {
-      if (s == 0 || found == -1) return;
-      found = found == 0 || found == s ? s : -1;
-      if (s == -1) found = -1;
-    };
-    if constexpr (requires { typename X::c_type; }) meet(index_stages<typename X::c_type>());
-    if constexpr (requires { typename X::a_type; }) meet(index_stages<typename X::a_type>());
-    if constexpr (requires { typename X::b_type; }) meet(index_stages<typename X::b_type>());
-    return found;
-  }
-}
-
-// The range of the first index leaf of `e`; `several` when another leaf reads another range.
-template <int St, class E>
-__device__ __forceinline__ void find_range(const E& e, range_state<St>*& range, bool& several) {
-  using X = std::remove_cvref_t<E>;
-  if constexpr (std::is_same_v<X, range_index_expr<St>>) {
-    if (range && range != e.range) several = true;
-    range = e.range;
-  } else {
-    if constexpr (requires { typename X::c_type; }) find_range<St>(e.c, range, several);
-    if constexpr (requires { typename X::a_type; }) find_range<St>(e.a, range, several);
-    if constexpr (requires { typename X::b_type; }) find_range<St>(e.b, range, several);
-  }
-}
-
-// Moves every index leaf of `e` (a copy of the load's expression) to iteration index `index`.
-template <class E>
-__device__ __forceinline__ void move_index(E& e, int index) {
-  using X = std::remove_cvref_t<E>;
-  if constexpr (is_range_index_expr<X>::value) {
-    e.value = index;
-  } else if constexpr (requires { typename X::pointer_type; typename X::offsets_type; }) {
-    move_index(e.offsets, index);
-  } else {
-    if constexpr (requires { typename X::c_type; }) move_index(e.c, index);
-    if constexpr (requires { typename X::a_type; }) move_index(e.a, index);
-    if constexpr (requires { typename X::b_type; }) move_index(e.b, index);
-  }
-}
-
-// The run-time state of a lazy expression besides its index leaves, as 32-bit words: its scalars
-// and, for a pointer tile, the base address. Two expressions of one type with the same state
-// compute the same lanes at the same index.
-template <class E>
-constexpr int state_words() {
-  using X = std::remove_cvref_t<E>;
-  if constexpr (requires { typename X::pointer_type; typename X::offsets_type; }) {
-    return 2 + state_words<typename X::offsets_type>();
-  } else if constexpr (is_range_index_expr<X>::value) {
-    return 0;
-  } else if constexpr (requires { std::declval<X>().value; }) {
-    return static_cast<int>((sizeof(std::declval<X>().value) + 3) / 4);
-  } else {
-    int n = 0;
-    if constexpr (requires { typename X::c_type; }) n += state_words<typename X::c_type>();
-    if constexpr (requires { typename X::a_type; }) n += state_words<typename X::a_type>();
-    if constexpr (requires { typename X::b_type; }) n += state_words<typename X::b_type>();
-    return n;
-  }
-}
-
 // Writes (Save) or compares (!Save) the state words of `e` at `words`, `stride` apart (one
 // thread's words in a buffer of every thread's), moving `words` past them.
 template <bool Save, int Stride, class E>
 __device__ __forceinline__ bool visit_state(const E& e, unsigned*& words) {
-  using X = std::remove_cvref_t<E>;
-  auto field = [&](const auto& v) {
+  bool same = true;
+  for_each_state(e, [&](const auto& v) {
     constexpr int n = static_cast<int>((sizeof(v) + 3) / 4);
     unsigned here[n] = {};
     std::memcpy(here, &v, sizeof(v));
-    bool same = true;
     for (int i = 0; i < n; ++i) {
       if constexpr (Save) words[i * Stride] = here[i];
       else same = same && words[i * Stride] == here[i];
     }
     words += n * Stride;
-    return same;
-  };
-  if constexpr (requires { typename X::pointer_type; typename X::offsets_type; }) {
-    const bool base = field(reinterpret_cast<unsigned long long>(e.base.address));
-    return visit_state<Save, Stride>(e.offsets, words) && base;
-  } else if constexpr (is_range_index_expr<X>::value) {
-    return true;
-  } else if constexpr (requires { e.value; }) {
-    return field(e.value);
-  } else {
-    bool same = true;
-    if constexpr (requires { typename X::c_type; }) same = visit_state<Save, Stride>(e.c, words) && same;
-    if constexpr (requires { typename X::a_type; }) same = visit_state<Save, Stride>(e.a, words) && same;
-    if constexpr (requires { typename X::b_type; }) same = visit_state<Save, Stride>(e.b, words) && same;
-    return same;
-  }
+  });
+  return same;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,6 +148,7 @@ struct pipeline_sites {
   long long visible_group = -1;
   const void* tag[max_sites] = {};
   bool dead[max_sites] = {};
+  int reached[max_sites] = {};  // the last iteration that ran the site
 };
 
 template <class... Types>
@@ -382,6 +292,13 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
       p.dead[rank] = true;
       return load<Elem, S, has_other>(pe, m, o);
     }
+    // An iteration that skipped the site (a load inside an `if`) issued no copy: the slots no
+    // longer hold the iterations they would be read for.
+    if (p.iteration != 0 && p.reached[rank] != p.iteration - 1) {
+      p.dead[rank] = true;
+      return load<Elem, S, has_other>(pe, m, o);
+    }
+    p.reached[rank] = p.iteration;
     issue(SS - 1);
     const int slot = p.iteration % SS;
     const unsigned copied = group(slot);

@@ -80,6 +80,7 @@ inline void for_each_pos(F&& f) {
 }  // namespace TL_ABI
 }  // namespace tl
 
+#include "simulator/prefetch.hpp"
 #include "simulator/trace_hook.hpp"
 
 namespace tl {
@@ -844,6 +845,14 @@ void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffe
   check.raise_if_any();
 }
 
+// The loads the GPU may copy ahead in a pipelined range: cuda::can_pipeline's test.
+template <class PE, class MaskE>
+inline constexpr bool gpu_may_prefetch =
+    !has_data_v<typename PE::offsets_type> && !has_data_v<MaskE> &&
+    index_stages<typename PE::offsets_type>() >= 2 &&
+    (index_stages<MaskE>() == 0 || index_stages<MaskE>() == index_stages<typename PE::offsets_type>()) &&
+    state_words<PE>() + state_words<MaskE>() <= sim::prefetch_sites::max_state_words;
+
 // Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
 // when there is no `other`.
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
@@ -871,6 +880,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
     }
   }
   buf->count_line(loc, false, buf->counters.loads - loads_before);
+  if constexpr (gpu_may_prefetch<PE, MaskE>) sim::replay_prefetch<Elem, S, PE, MaskE, OtherE>(pe, m, *buf, loc);
   return out;
 }
 
@@ -1370,9 +1380,19 @@ auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) 
   return out;
 }
 
-// A pipelined tl::range runs as the plain loop it reads as: nothing to keep (tile/range.hpp).
+// A pipelined tl::range runs as the plain loop it reads as, replaying which of its loads the GPU
+// copies ahead to check those copies (simulator/prefetch.hpp); a plain one keeps nothing.
 template <int Stages>
 struct pipeline {
+  sim::prefetch_sites sites;
+  template <class State>
+  void begin_iteration(State&) {
+    ++sites.iteration;
+    sites.site = 0;
+  }
+};
+template <>
+struct pipeline<1> {
   template <class State>
   void begin_iteration(State&) {}
 };

@@ -39,6 +39,7 @@ struct context {
   nonfinite_trace* nonfinite = nullptr;  // set while the launch traces NaN and infinities
   access_trace* trace = nullptr;  // set when the launch records which elements programs touch
   std::string* print_output = nullptr;  // where tl::print writes, when the launch collects it
+  int num_warps = 4;  // the kernel's, where the checker knows it: how the GPU would pipeline its loads
 
   // Counts one tile operation against the program's budget: a loop that never ends stops here.
   void tick(const std::source_location& loc);

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cuda/layout.cuh"
+#include "simulator/prefetch.hpp"
 
 namespace {
 
@@ -169,4 +170,20 @@ TEST_CASE("loads and stores of 16-bit elements get 8 consecutive elements per th
         for (int v = 0; v < 3 && v < cols; ++v) CHECK(b.reg[v] == v);
         CHECK(without_bits(b, 0, cols) == declared(shape_of<1>({rows}), warps));
       }
+}
+
+TEST_CASE("the simulator's count of a load's registers per thread, which sizes the GPU's "
+          "prefetch stages it replays (simulator/prefetch.hpp), is the blocked layout's",
+          "[gpu][layout][range]") {
+  for (int vector : {2, 3})
+    for (int warps = 0; warps <= 5; ++warps)
+      for (int rows = 0; rows <= 10; ++rows)
+        for (int cols = 0; cols <= 12 && rows + cols <= 16; ++cols) {
+          INFO("vector bits " << vector << ", warp bits " << warps << ", [2^" << rows << ", 2^" << cols << "]");
+          CHECK(tl::sim::blocked_register_bits(rows, cols, warps, vector) ==
+                blocked(shape_of<2>({rows, cols}), warps, vector).reg_bits);
+          if (rows == 0)
+            CHECK(tl::sim::blocked_register_bits(0, cols, warps, vector) ==
+                  blocked(shape_of<1>({cols}), warps, vector).reg_bits);
+        }
 }

@@ -45,6 +45,33 @@ struct LongSumWithoutOther {
   }
 };
 
+// The full blocks of each row under an `if`, in a three-stage tl::range; the partial block
+// masked. Unmasked along the row, it is right as the plain loop the simulator runs, but the GPU
+// copies the full-block load two iterations ahead whatever the `if` says: past the end of x at
+// the last row. Its correct twin masks that load along the row too.
+template <int B0, int B1, bool MaskedAlongTheRow>
+struct LongSumFullBlocksPipelinedAs {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (auto j : tl::range(0, T, B1, tl::num_stages<3>)) {
+      auto cols = j + tl::arange<B1>();
+      auto at = x + rows.col() * T + cols.row();
+      auto whole_row_mask = (rows < N0).col() & (cols < T).row();
+      if (j + B1 <= T && !MaskedAlongTheRow)
+        row_sum = row_sum + tl::sum<1>(tl::load(at, (rows < N0).col(), 0.0f));
+      else
+        row_sum = row_sum + tl::sum<1>(tl::load(at, whole_row_mask, 0.0f));
+    }
+    tl::store(z + rows, row_sum, rows < N0);
+  }
+};
+template <int B0, int B1>
+using LongSumFullBlocksPipelined = LongSumFullBlocksPipelinedAs<B0, B1, false>;
+template <int B0, int B1>
+using LongSumFullBlocksPipelinedMasked = LongSumFullBlocksPipelinedAs<B0, B1, true>;
+
 // Stops before the last, partial block of each row.
 template <int B0, int B1>
 struct LongSumSkippingTheTail {
@@ -422,6 +449,19 @@ TEST_CASE("Known-wrong long-sum kernels fail with their diagnostic", "[known-wro
     CHECK(d.kind == "race-write-write");
     CHECK(d.buffer == "z");
     CHECK(report.sizes == std::vector<int>{3, 65});  // B0 = 1: 3 programs write z[0]
+  }
+  SECTION("a load in an `if` of a pipelined range that the GPU copies past the end of x") {
+    const auto report = check_as<wrong::LongSumFullBlocksPipelined, binding>("long-sum");
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "out-of-bounds");
+    CHECK(d.buffer == "x");
+    CHECK_THAT(d.source, Catch::Contains("known_wrong_loops.cpp"));
+    CHECK_THAT(d.message, Catch::Contains("On the GPU this load is copied 2 iterations ahead "
+                                          "(tl::range's num_stages<3>)"));
+    CHECK_THAT(d.message, Catch::Contains("Mask the load"));
+    // Its twin, masked along the row, passes in the same three-stage range.
+    CHECK(check_as<wrong::LongSumFullBlocksPipelinedMasked, binding>("long-sum").status ==
+          tp::status::solved);
   }
   SECTION("the solution passes through the same path") {
     CHECK(check_as<solutions::LongSum, binding>("long-sum").status == tp::status::solved);

@@ -136,3 +136,158 @@ TEST_CASE("tl::range with a step of 0 is reported at its line instead of looping
   CHECK_THAT(r.error->source, Catch::Contains("tl_range.cpp"));
   CHECK(iterations == 0);
 }
+
+// ---- What the GPU's copies ahead read (simulator/prefetch.hpp) ----
+
+namespace {
+
+// Sums the blocks x[k : k + 8] that lie wholly inside x's n elements, the `if` choosing them; the
+// twin masks the load itself. On the GPU a three-stage range copies iteration k + 16's block at k,
+// the `if` notwithstanding.
+int whole_blocks_load_line = 0;
+template <bool MaskedToo, int Stages>
+tl::sim::launch_result whole_blocks(int n, float& sum) {
+  static std::vector<float> x;
+  x.assign(n, 1.0f);
+  std::vector<float> z(8, 0.0f);
+  auto bx = input("x", x);
+  auto bz = output("z", z);
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx, &bz}, [&] {
+    tl::ptr<const float> px{&bx};
+    tl::tile<float, 8> acc = 0.0f;
+    for (auto k : tl::range(0, 64, 8, tl::num_stages<Stages>)) {
+      auto offsets = k + tl::arange<8>();
+      if (k + 8 <= n) {
+        if constexpr (MaskedToo)
+          acc += tl::load(px + offsets, offsets < n, 0.0f);
+        else
+          acc += tl::load(px + offsets), whole_blocks_load_line = __LINE__;
+      }
+    }
+    tl::store(tl::ptr<float>{&bz} + tl::arange<8>(), acc);
+  });
+  sum = 0.0f;
+  for (float v : z) sum += v;
+  return r;
+}
+
+// y[k + 8 : k + 16] = y[k : k + 8] + 1 for k = 0, 8, ...: each iteration loads what the one
+// before stored. The twin loads it in a one-stage range.
+int running_blocks_load_line = 0;
+template <int Stages>
+tl::sim::launch_result running_blocks(std::vector<float>& y) {
+  y.assign(64, -1.0f);
+  auto by = output("y", y);
+  return tl::sim::run_grid({1, 1, 1}, {}, {&by}, [&] {
+    tl::ptr<float> py{&by};
+    tl::store(py + tl::arange<8>(), tl::tile<float, 8>(0.0f));
+    for (auto k : tl::range(0, 56, 8, tl::num_stages<Stages>)) {
+      auto offsets = k + tl::arange<8>();
+      auto block = tl::load(py + offsets);
+      running_blocks_load_line = __LINE__ - 1;
+      tl::store(py + 8 + offsets, block + 1.0f);
+    }
+  });
+}
+
+}  // namespace
+
+TEST_CASE("a load in an `if` of a pipelined range that the GPU copies out of bounds ahead is "
+          "reported at its line; masked, it passes",
+          "[tl][range][prefetch]") {
+  float sum = 0.0f;
+  const auto wrong = whole_blocks<false, 3>(60, sum);
+  REQUIRE(wrong.error.has_value());
+  INFO(wrong.error->message);
+  CHECK(wrong.error->kind == "out-of-bounds");
+  CHECK(wrong.error->source == "tests/tl_range.cpp:" + std::to_string(whole_blocks_load_line));
+  CHECK_THAT(wrong.error->message, Catch::Contains("On the GPU this load is copied 2 iterations "
+                                                   "ahead (tl::range's num_stages<3>)"));
+  CHECK_THAT(wrong.error->message, Catch::Contains("at index 40 it copies the tile of index 56"));
+  CHECK_THAT(wrong.error->message, Catch::Contains("4 lanes, the first:\n    lane 4 at [4]: offset 60"));
+  CHECK_THAT(wrong.error->message, Catch::Contains("Mask the load"));
+  CHECK(wrong.error->lanes.size() == 4);
+
+  // Its twins: the load masked (three stages or two), one stage, and an n the blocks fit.
+  for (auto run : {whole_blocks<true, 3>, whole_blocks<true, 2>, whole_blocks<false, 1>}) {
+    const auto r = run(60, sum);
+    INFO((r.error ? r.error->message : std::string()));
+    CHECK_FALSE(r.error.has_value());
+    CHECK(sum == 56.0f);
+  }
+  const auto fits = whole_blocks<false, 3>(64, sum);
+  CHECK_FALSE(fits.error.has_value());
+  CHECK(sum == 64.0f);
+}
+
+TEST_CASE("a pipelined load of what the previous iteration stored is reported (the GPU copied "
+          "it before the store); in a one-stage range it passes",
+          "[tl][range][prefetch]") {
+  std::vector<float> y;
+  const auto wrong = running_blocks<2>(y);
+  REQUIRE(wrong.error.has_value());
+  INFO(wrong.error->message);
+  CHECK(wrong.error->kind == "race-read-write");
+  CHECK(wrong.error->source == "tests/tl_range.cpp:" + std::to_string(running_blocks_load_line));
+  CHECK_THAT(wrong.error->message, Catch::Contains("On the GPU this load is copied 1 iteration "
+                                                   "ahead (tl::range's num_stages<2>): its tile for "
+                                                   "index 8 was read from memory at index 0"));
+  CHECK_THAT(wrong.error->message, Catch::Contains("8 lanes, the first:\n    lane 0 at [0]: offset 8"));
+  CHECK_THAT(wrong.error->message, Catch::Contains("The GPU gives the values from before the store"));
+
+  const auto plain = running_blocks<1>(y);
+  INFO((plain.error ? plain.error->message : std::string()));
+  REQUIRE_FALSE(plain.error.has_value());
+  for (int i = 0; i < 64; ++i) CHECK(y[i] == static_cast<float>(i / 8));
+}
+
+namespace {
+
+// The out-of-bounds load of whole_blocks<false, 3>, in the forms the GPU loads plainly (so
+// copies nothing ahead): offsets that hold loaded data, a second load of one expression type
+// in the iteration, a load the first iteration does not reach.
+enum class plain_on_the_gpu { loaded_offsets, second_of_its_type, not_in_the_first_iteration };
+
+tl::sim::launch_result unmasked_in_an_if(plain_on_the_gpu form) {
+  static std::vector<float> x(60, 1.0f), y(64, 1.0f);
+  static std::vector<int> zeros(8, 0);
+  std::vector<float> z(8, 0.0f);
+  auto bx = input("x", x);
+  auto by = input("y", y);
+  tl::sim::buffer bzeros("zeros", {8}, "int32", sizeof(int), zeros.data(), true);
+  auto bz = output("z", z);
+  return tl::sim::run_grid({1, 1, 1}, {}, {&bx, &by, &bzeros, &bz}, [&] {
+    tl::ptr<const float> px{&bx}, py{&by};
+    const int n = 60;
+    tl::tile<float, 8> acc = 0.0f;
+    for (auto k : tl::range(0, 64, 8, tl::num_stages<3>)) {
+      auto offsets = k + tl::arange<8>();
+      switch (form) {
+        case plain_on_the_gpu::loaded_offsets:
+          if (k + 8 <= n) acc += tl::load(px + (offsets + tl::load(tl::ptr<const int>{&bzeros} + tl::arange<8>())));
+          break;
+        case plain_on_the_gpu::second_of_its_type:
+          acc += tl::load(py + offsets);
+          if (k + 8 <= n) acc += tl::load(px + offsets);
+          break;
+        case plain_on_the_gpu::not_in_the_first_iteration:
+          if (k > 0 && k + 8 <= n) acc += tl::load(px + offsets);
+          break;
+      }
+    }
+    tl::store(tl::ptr<float>{&bz} + tl::arange<8>(), acc);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("loads of a pipelined range that the GPU loads plainly are not reported for copies "
+          "it does not make",
+          "[tl][range][prefetch]") {
+  for (auto form : {plain_on_the_gpu::loaded_offsets, plain_on_the_gpu::second_of_its_type,
+                    plain_on_the_gpu::not_in_the_first_iteration}) {
+    const auto r = unmasked_in_an_if(form);
+    INFO("form " << static_cast<int>(form) << ": " << (r.error ? r.error->message : std::string()));
+    CHECK_FALSE(r.error.has_value());
+  }
+}

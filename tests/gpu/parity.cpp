@@ -169,22 +169,30 @@ bool close(float got, float want) {
   return std::fabs(got - want) <= 1e-5f * std::fabs(want) + 1e-5f;
 }
 
-// Runs a test kernel in the simulator and on the backend under test; the elements that differ.
+// Runs a test kernel on the same inputs in the simulator (its tensors in `sim`) and on the
+// backend under test (in `gpu`); what failed, empty when both ran.
 template <class Kernel>
-std::vector<std::string> compare_with_simulator(const std::string& name,
-                                                std::vector<float>* gpu_z = nullptr) {
-  auto sim = setup_for<Kernel>(name);
-  auto gpu = sim;
+std::string run_on_both(const std::string& name, test_setup& sim, test_setup& gpu) {
+  sim = setup_for<Kernel>(name);
+  gpu = sim;
   tp::launch_request request;
   request.tensors = &sim.tensors;
   request.sizes = sim.sizes;
   const auto run = tp::sim_launch<Kernel>(request, {});
-  if (run.result.error) return {"the simulator: " + run.result.error->message};
+  if (run.result.error) return "the simulator: " + run.result.error->message;
   const auto& table = kernels_under_test().tests;
   const auto it = table.find(name);
-  if (it == table.end()) return {"no kernel " + name + " on " + under_test};
+  if (it == table.end()) return "no kernel " + name + " on " + under_test;
   request.tensors = &gpu.tensors;
-  if (auto error = it->second(request); !error.empty()) return {error};
+  return it->second(request);
+}
+
+// Runs a test kernel in the simulator and on the backend under test; the elements that differ.
+template <class Kernel>
+std::vector<std::string> compare_with_simulator(const std::string& name,
+                                                std::vector<float>* gpu_z = nullptr) {
+  test_setup sim, gpu;
+  if (auto error = run_on_both<Kernel>(name, sim, gpu); !error.empty()) return {error};
   std::vector<std::string> wrong;
   const auto& want = sim.tensors.back().values;
   const auto& got = gpu.tensors.back().values;
@@ -307,16 +315,10 @@ TEST_CASE("float16 and bfloat16 tiles: loads, stores, casts, arithmetic and NaN 
   tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
     if constexpr (requires { typename Kernel::element; }) {
       ++kernels;
-      auto sim = setup_for<Kernel>(name);
-      auto gpu = sim;
-      tp::launch_request request;
-      request.tensors = &sim.tensors;
-      request.sizes = sim.sizes;
-      const auto run = tp::sim_launch<Kernel>(request, {});
+      test_setup sim, gpu;
+      const std::string error = run_on_both<Kernel>(name, sim, gpu);
       INFO(name);
-      REQUIRE(!run.result.error);
-      request.tensors = &gpu.tensors;
-      const std::string error = kernels_under_test().tests.at(name)(request);
+      INFO(error);
       REQUIRE(error.empty());
       // The inputs went in rounded, so both saw the same bits; lanes masked off stay NaN on both.
       std::vector<std::string> wrong;

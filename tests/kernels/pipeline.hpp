@@ -3,8 +3,9 @@
 // of z, which the test compares bit for bit (and with the simulator). The loads cover what the
 // lowering (cuda/pipeline.cuh) must get right: 2-D operands of a dot with a ragged last block,
 // two loads of one type in one body, a load that does not depend on the index, a scalar and a
-// base pointer that change in the loop besides the index, a negative step, and a pipelined range
-// inside another with a load of the same type.
+// base pointer that change in the loop besides the index, a negative step, a pipelined range
+// inside another with a load of the same type, and a load inside an `if` that some iterations
+// after the first skip.
 #pragma once
 
 #include "tile/tl.hpp"
@@ -15,7 +16,7 @@ template <int Stages, int B, int Warps>
 struct Pipelined {
   static constexpr int num_warps = Warps;
   static constexpr int tile = 64 * B;  // x and y
-  static constexpr int computations = 7;
+  static constexpr int computations = 8;
   static constexpr int pipelined_half = computations * B * B;  // z: the pipelined half, then the plain one
   static constexpr int outputs = 2 * pipelined_half;
 
@@ -72,6 +73,12 @@ struct Pipelined {
     }
     tl::store(slice(5) + ar, s5);
     tl::store(slice(6) + ar, s6);
+
+    // A load that every third iteration skips, from the second on (its copies ahead missed).
+    tl::tile<float, B> s7 = 0.0f;
+    for (auto k : loop(0, 8 * B, B))
+      if ((k / B) % 3 != 1) s7 = s7 * 0.5f + tl::load(x + k + ar, k + ar < n, 0.0f);
+    tl::store(slice(7) + ar, s7);
   }
 
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
