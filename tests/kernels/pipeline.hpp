@@ -98,14 +98,15 @@ namespace test_kernels {
 // unpipelined, bit for bit (the operands are whole numbers, so every sum is exact). What the copy
 // must get right: a ragged last block (whole 16-byte chunks off), a mask that cuts chunks and an
 // `other` that is not zero, a base pointer off the 16-byte grid (no chunk can be one cp.async),
-// the loaded tile used besides the dot (its registers), and a copy of it (which dot stages itself).
+// the loaded tile used besides the dot (its registers), a copy of it (which dot stages itself), and
+// operands loaded in an `if` that some iterations skip.
 template <class T, int Stages, int M, int N, int K, int Warps>
 struct PipelinedHalfDot {
   using operand = T;
   static constexpr int num_warps = Warps;
   static constexpr int kdim = 4 * K + 8;  // x: [M, kdim] (+ 1), y: [kdim, N]
   static constexpr int tile = (M > N ? M : N) * kdim + 8;
-  static constexpr int computations = 5;
+  static constexpr int computations = 6;
   static constexpr int pipelined_half = computations * M * N;
   static constexpr int outputs = 2 * pipelined_half;
   static_assert(K <= N, "the tile of maxima is stored in an [M, N] slice");
@@ -153,6 +154,19 @@ struct PipelinedHalfDot {
     }
     tl::store(slice(3), acc3);
     tl::store(slice(4), acc4);
+
+    // Operands loaded in an `if` that every third iteration skips, from the second on: the copies
+    // ahead that the skipped iteration would have issued never were (loaded plainly from then on).
+    tl::tile<float, M, N> acc5 = 0.0f;
+    for (auto k : loop(0, n, K)) {
+      if ((k / K) % 3 != 1) {
+        auto ks = k + tl::arange<K>();
+        auto a = tl::load(x + rows.col() * n + ks.row(), (ks < n).row(), 0.0f);
+        auto b = tl::load(y + ks.col() * N + cols.row(), (ks < n).col(), 0.0f);
+        acc5 = tl::dot(a, b, acc5);
+      }
+    }
+    tl::store(slice(5), acc5);
   }
 
   TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z, int n) const {
