@@ -125,7 +125,7 @@ template <class Elem, class S, bool has_other, class PE, class MaskE, class Othe
 __device__ __forceinline__ auto load(const PE& pe, const MaskE& m, const OtherE& o,
                                      const std::source_location&) {
   if constexpr (cuda::can_stage_operand<Elem, S, PE, MaskE, OtherE> &&
-                cuda::operand_site_stages<Elem, S, cuda::index_stages<typename PE::offsets_type>(),
+                cuda::operand_site_stages<Elem, S, index_stages<typename PE::offsets_type>(),
                                           cuda::operand_state_words<PE, MaskE, OtherE>> >= 2)
     return cuda::staged_operand_load<Elem, S, has_other>(pe, m, o);
   else if constexpr (cuda::can_pipeline<PE, MaskE>)
