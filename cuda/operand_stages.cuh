@@ -210,13 +210,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
     p.dead[rank] = true;
     return plain();
   }
-  // An iteration that skipped the site (a load inside an `if`) issued no copy: the slots no
-  // longer hold the iterations they would be read for (as in cuda/pipeline.cuh).
-  if (p.iteration != 0 && p.reached[rank] != p.iteration - 1) {
-    p.dead[rank] = true;
-    return plain();
-  }
-  p.reached[rank] = p.iteration;
+  if (!p.reached_every_iteration(rank)) return plain();
 
   // This iteration's copies: wait for them (and for the later sites' copies of the iteration,
   // committed right after these once the pipeline is full), then one barrier, unless an earlier

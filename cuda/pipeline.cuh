@@ -149,6 +149,18 @@ struct pipeline_sites {
   const void* tag[max_sites] = {};
   bool dead[max_sites] = {};
   int reached[max_sites] = {};  // the last iteration that ran the site
+
+  // Records that site `rank` ran this iteration. False (and the site dead from then on) where an
+  // iteration skipped it (a load inside an `if`): that iteration issued no copy, so the slots no
+  // longer hold the iterations they would be read for, and the site loads plainly.
+  __device__ __forceinline__ bool reached_every_iteration(int rank) {
+    if (iteration != 0 && reached[rank] != iteration - 1) {
+      dead[rank] = true;
+      return false;
+    }
+    reached[rank] = iteration;
+    return true;
+  }
 };
 
 template <class... Types>
@@ -292,13 +304,7 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
       p.dead[rank] = true;
       return load<Elem, S, has_other>(pe, m, o);
     }
-    // An iteration that skipped the site (a load inside an `if`) issued no copy: the slots no
-    // longer hold the iterations they would be read for.
-    if (p.iteration != 0 && p.reached[rank] != p.iteration - 1) {
-      p.dead[rank] = true;
-      return load<Elem, S, has_other>(pe, m, o);
-    }
-    p.reached[rank] = p.iteration;
+    if (!p.reached_every_iteration(rank)) return load<Elem, S, has_other>(pe, m, o);
     issue(SS - 1);
     const int slot = p.iteration % SS;
     const unsigned copied = group(slot);
