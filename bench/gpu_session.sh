@@ -260,11 +260,13 @@ if want stagedprofile; then
           --kernel-id "::regex:$pattern:1" --section SpeedOfLight --section Occupancy \
           --section WarpStateStats --section InstructionStats --section SchedulerStats \
           --section MemoryWorkloadAnalysis \
+          --metrics sass__inst_executed_per_opcode --print-metric-instances values \
           ./$build/tilepuzzles bench matmul --runs 3 --warmup 1 2>&1 | grep -vE "^==PROF==|^\s*$" |
-          sed -n '/Section: GPU Speed Of Light/,$p' | grep -vE "^ *-+ *$" | head -120
+          sed -n '/Section: GPU Speed Of Light/,$p' | grep -vE "^ *-+ *$" | head -140
     done
   ) > "$out/stagedprofile.txt" 2>&1
   grep -E "^----|SM Busy|Executed Ipc A|Issue Slots Busy|Achieved Occupancy|Registers Per|Warp Cycles Per Issued|Compute \(SM\) Throughput|Memory Throughput|Duration|No Eligible|Stall|HMMA|^ *[0-9]+ [A-Z]" "$out/stagedprofile.txt" | head -60 | tee -a "$summary"
+  grep -E "sass__inst_executed_per_opcode" "$out/stagedprofile.txt" | cut -c1-1500 | tee -a "$summary"
 fi
 
 if want matmul; then

@@ -46,6 +46,7 @@
 #include "cuda/memory.cuh"
 #include "cuda/mma.cuh"
 #include "cuda/pipeline.cuh"
+#include "cuda/runs.cuh"
 #include "cuda/tile_storage.cuh"
 #include "tile/dtypes.hpp"
 #include "tile/memory.hpp"
@@ -163,23 +164,34 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
       const int c = tid + decltype(r)::value * threads;
       if (chunks % threads != 0 && c >= chunks) return;
       const int row = c / (Cols / per_chunk), col = (c % (Cols / per_chunk)) * per_chunk;
-      bool on[per_chunk];
-      int offset[per_chunk];
+      Elem* const chunk = to + Swz::at(row, col);
       pos<2> q{};
       q.slot = -1;
       q.c[0] = row;
+      q.c[1] = col;
+      if constexpr (runs::applies<S, per_chunk, Offsets, MaskE>) {
+        int first;
+        if (whole_run<S, per_chunk>(ahead_pe.offsets, ahead_mask, q, first) &&
+            reinterpret_cast<std::uintptr_t>(base + first) % 16 == 0) {
+          copy_async<16>(chunk, base + first);
+          return;
+        }
+      }
+      bool on[per_chunk];
+      int offset[per_chunk];
       static_for<per_chunk>([&](auto j) {
         q.c[1] = col + decltype(j)::value;
         on[j] = ahead_mask.eval(broadcast_pos<MaskS, S>(q));
         offset[j] = static_cast<int>(ahead_pe.offsets.eval(broadcast_pos<OffS, S>(q)));
       });
-      bool whole = true;
-      static_for<per_chunk>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
-      whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % 16 == 0;
-      Elem* const chunk = to + Swz::at(row, col);
-      if (whole) {
-        copy_async<16>(chunk, base + offset[0]);
-        return;
+      if constexpr (!runs::applies<S, per_chunk, Offsets, MaskE>) {
+        bool whole = true;
+        static_for<per_chunk>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
+        whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % 16 == 0;
+        if (whole) {
+          copy_async<16>(chunk, base + offset[0]);
+          return;
+        }
       }
       vector<Elem, per_chunk> v;
       static_for<per_chunk>([&](auto j) {

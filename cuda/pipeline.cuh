@@ -43,6 +43,7 @@
 
 #include "cuda/evaluate.cuh"
 #include "cuda/memory.cuh"
+#include "cuda/runs.cuh"
 #include "cuda/tile_storage.cuh"
 #include "tile/memory.hpp"
 #include "tile/range.hpp"
@@ -258,6 +259,18 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
       const Elem* base = pe.base.address;
       Elem* to = stages + slot * slot_elements;
       static_for<groups>([&](auto g) {
+        Elem* unit = to + (g * threads + tid) * V;
+        constexpr int unit_bytes = V * static_cast<int>(sizeof(Elem));
+        constexpr bool by_runs = (unit_bytes == 4 || unit_bytes == 8 || unit_bytes == 16) && V > 1 &&
+                                 runs::applies<S, V, Offsets, MaskE>;
+        if constexpr (by_runs) {
+          int first;
+          if (whole_run<S, V>(ahead_pe.offsets, ahead_mask, position<S, L, g * V>(thread), first) &&
+              reinterpret_cast<std::uintptr_t>(base + first) % unit_bytes == 0) {
+            copy_async<unit_bytes>(unit, base + first);
+            return;
+          }
+        }
         bool on[V];
         int offset[V];
         static_for<V>([&](auto j) {
@@ -265,9 +278,7 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
           on[j] = ahead_mask.eval(broadcast_pos<MaskS, S>(q));
           offset[j] = static_cast<int>(ahead_pe.offsets.eval(broadcast_pos<OffS, S>(q)));
         });
-        Elem* unit = to + (g * threads + tid) * V;
-        constexpr int unit_bytes = V * static_cast<int>(sizeof(Elem));
-        if constexpr (unit_bytes == 4 || unit_bytes == 8 || unit_bytes == 16) {
+        if constexpr (!by_runs && (unit_bytes == 4 || unit_bytes == 8 || unit_bytes == 16)) {
           bool whole = true;
           static_for<V>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
           whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % unit_bytes == 0;

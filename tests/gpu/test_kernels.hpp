@@ -9,6 +9,7 @@
 #include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
 #include "tests/kernels/pipeline.hpp"
+#include "tests/kernels/runs.hpp"
 #include "tests/kernels/semantics.hpp"
 
 namespace tp::gpu_tests {
@@ -49,6 +50,10 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::Dot<16, 32, 64, 1>>("dot<16, 32, 64>, 1 warp");
   f.template operator()<test_kernels::Dot<128, 32, 16, 2>>("dot<128, 32, 16>, 2 warps");
   f.template operator()<test_kernels::Dot<16, 16, 16, 32>>("dot<16, 16, 16>, 32 warps");
+  f.template operator()<test_kernels::VectorRuns<4, 32, 4>>("vector runs<4, 32>, 4 warps");
+  f.template operator()<test_kernels::VectorRuns<8, 8, 1>>("vector runs<8, 8>, 1 warp");
+  f.template operator()<test_kernels::VectorRuns<16, 4, 2>>("vector runs<16, 4>, 2 warps");
+  f.template operator()<test_kernels::VectorRuns<32, 2, 1>>("vector runs<32, 2>, 1 warp");
   f.template operator()<test_kernels::Reshapes<256, 4>>("reshapes<256>, 4 warps");
   f.template operator()<test_kernels::Reshapes<64, 8>>("reshapes<64>, 8 warps");
   f.template operator()<test_kernels::Reshapes<128, 1>>("reshapes<128>, 1 warp");
