@@ -5,7 +5,7 @@
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
 # STEPS is a comma-separated subset of build,buildbench,tests,check,warps,sanitize,sass,bench,
-# resources,profile,sm80,staged,stagedprofile,matmul (default: all but buildbench, resources,
+# resources,profile,sm80,staged,stagedprofile,sourcecounts,matmul (default: all but buildbench, resources,
 # profile, staged and stagedprofile):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
 #             the GPU tests and the GPU benchmarks (sm_90)
@@ -31,6 +31,8 @@
 #             registers, stack and shared memory of the bench's matmul kernels (staged.txt)
 #   stagedprofile  the SASS instruction mix and an ncu profile of the fp16 matmul at 128 x 64 x 32,
 #             staged by a 3-stage range and plain (stagedprofile.txt)
+#   sourcecounts  ncu's executed instructions per SASS line of the fp16 matmul at 128 x 64 x 32
+#             staged by a 3-stage range (source_staged.csv; bench/source_counts.py sums them)
 #   matmul    compute-sanitizer memcheck, racecheck and synccheck on the matmul solution (tl::dot), then
 #             `tilepuzzles bench matmul` (the solution in fp32 and its loop in TF32, fp16 and bf16
 #             beside cuBLAS of each; matmul.csv) and cuBLAS fp32 through PyTorch (TF32 off) at
@@ -267,6 +269,17 @@ if want stagedprofile; then
   ) > "$out/stagedprofile.txt" 2>&1
   grep -E "^----|SM Busy|Executed Ipc A|Issue Slots Busy|Achieved Occupancy|Registers Per|Warp Cycles Per Issued|Compute \(SM\) Throughput|Memory Throughput|Duration|No Eligible|Stall|HMMA|^ *[0-9]+ [A-Z]" "$out/stagedprofile.txt" | head -60 | tee -a "$summary"
   grep -E "sass__inst_executed_per_opcode" "$out/stagedprofile.txt" | cut -c1-1500 | tee -a "$summary"
+fi
+
+if want sourcecounts; then
+  say "== executed instructions per SASS line of the fp16 matmul at 128 x 64 x 32, staged by a 3-stage range ($(elapsed))"
+  for pattern in "MatmulStaged.*binary16.*Li128ELi64ELi32ELi3ELi4E"; do
+    TILEPUZZLES_MATMUL_SIZES=4096 ncu --clock-control none --kernel-name-base mangled \
+        --kernel-id "::regex:$pattern:1" --section SourceCounters --section InstructionStats \
+        -f -o /tmp/sourcecounts ./$build/tilepuzzles bench matmul --runs 1 --warmup 0 > /tmp/sourcecounts.log 2>&1
+    ncu -i /tmp/sourcecounts.ncu-rep --page source --csv --print-source sass > "$out/source_staged.csv" 2>&1
+    python3 bench/source_counts.py "$out/source_staged.csv" | head -40 | tee -a "$summary"
+  done
 fi
 
 if want matmul; then

@@ -18,7 +18,6 @@
 #include <type_traits>
 
 #include "cuda/evaluate.cuh"
-#include "cuda/runs.cuh"
 #include "cuda/tile_storage.cuh"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
@@ -59,15 +58,6 @@ __device__ __forceinline__ auto load(const PE& pe, const MaskE& m, const OtherE&
   basic_tile<Elem, S, L> out(detail::uninitialized_t{});
   const auto thread = thread_coords<S, L>();
   static_for<L::registers / V>([&](auto group) {
-    if constexpr (V > 1 && runs::applies<S, V, decltype(offsets), decltype(mask)>) {
-      int first;
-      if (whole_run<S, V>(offsets, mask, position<S, L, group * V>(thread), first) &&
-          reinterpret_cast<std::uintptr_t>(base + first) % (V * sizeof(Elem)) == 0) {
-        const auto chunk = *reinterpret_cast<const vector<Elem, V>*>(base + first);
-        static_for<V>([&](auto j) { out.storage.regs[group * V + j] = chunk.v[j]; });
-        return;
-      }
-    }
     bool on[V];
     int offset[V];
     static_for<V>([&](auto j) {
@@ -75,7 +65,7 @@ __device__ __forceinline__ auto load(const PE& pe, const MaskE& m, const OtherE&
       on[j] = mask.eval(broadcast_pos<MaskS, S>(p));
       offset[j] = static_cast<int>(offsets.eval(broadcast_pos<OffS, S>(p)));
     });
-    if constexpr (V > 1 && !runs::applies<S, V, decltype(offsets), decltype(mask)>) {
+    if constexpr (V > 1) {
       bool whole = true;
       static_for<V>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
       whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % (V * sizeof(Elem)) == 0;
@@ -114,29 +104,16 @@ __device__ __forceinline__ void store(const PE& pe, const V& v, const MaskE& m) 
   const bool first_copy = holds_first_copy<L>();
   const auto thread = thread_coords<S, L>();
   static_for<L::registers / W>([&](auto group) {
-    Elem value[W];
-    static_for<W>([&](auto j) {
-      const auto p = position<S, L, group * W + j>(thread);
-      value[j] = op::cast_to<Elem>{}(values.eval(broadcast_pos<ValueS, S>(p)));
-    });
-    if constexpr (W > 1 && runs::applies<S, W, decltype(offsets), decltype(mask)>) {
-      int first;
-      if (first_copy && whole_run<S, W>(offsets, mask, position<S, L, group * W>(thread), first) &&
-          reinterpret_cast<std::uintptr_t>(base + first) % (W * sizeof(Elem)) == 0) {
-        vector<Elem, W> chunk;
-        static_for<W>([&](auto j) { chunk.v[j] = value[j]; });
-        *reinterpret_cast<vector<Elem, W>*>(base + first) = chunk;
-        return;
-      }
-    }
     bool on[W];
     int offset[W];
+    Elem value[W];
     static_for<W>([&](auto j) {
       const auto p = position<S, L, group * W + j>(thread);
       on[j] = first_copy && mask.eval(broadcast_pos<MaskS, S>(p));
       offset[j] = static_cast<int>(offsets.eval(broadcast_pos<OffS, S>(p)));
+      value[j] = op::cast_to<Elem>{}(values.eval(broadcast_pos<ValueS, S>(p)));
     });
-    if constexpr (W > 1 && !runs::applies<S, W, decltype(offsets), decltype(mask)>) {
+    if constexpr (W > 1) {
       bool whole = true;
       static_for<W>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
       whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % (W * sizeof(Elem)) == 0;

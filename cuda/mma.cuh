@@ -334,6 +334,31 @@ __device__ __forceinline__ void fetch_b_fragment(std::uint32_t (&fb)[2], const S
   }
 }
 
+// The B fragments of two n-tiles (columns col_first and col_second) with one ldmatrix.x4: lanes
+// 0-15 address the first tile's two matrices, lanes 16-31 the second's, in fetch_b_fragment's
+// order, so r0 r1 are the first fragment and r2 r3 the second. Half the ldmatrix instructions and
+// address computations of one fetch per tile.
+template <class SwzB, bool Transposed, class Stored>
+__device__ __forceinline__ void fetch_b_fragment_pair(std::uint32_t (&first)[2], std::uint32_t (&second)[2],
+                                                      const Stored* bs, int col_first, int col_second, int k0) {
+  const int lane = lane_id();
+  const int col = (lane & 16) ? col_second : col_first;
+  std::uint32_t r[4];
+  if constexpr (Transposed) {
+    const int row = col + (lane & 7);
+    const int chunk = k0 / SwzB::per_chunk + ((lane >> 3) & 1);
+    ldmatrix<4, false>(r, bs + SwzB::chunk_at(row, chunk) * SwzB::per_chunk);
+  } else {
+    const int row = k0 + (lane & 15);
+    const int chunk = col / SwzB::per_chunk;
+    ldmatrix<4, true>(r, bs + SwzB::chunk_at(row, chunk) * SwzB::per_chunk);
+  }
+  first[0] = r[0];
+  first[1] = r[1];
+  second[0] = r[2];
+  second[1] = r[3];
+}
+
 // The swizzled copy of an operand that a pipelined range's load left in shared memory
 // (cuda/operand_stages.cuh), or nullptr: a staged tile's pointer, present only on the tile the
 // load initialized (cuda/tile_storage.cuh). Its rows are those of the operand as it is ([M, K]
@@ -435,10 +460,18 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
       });
     else
       fetch_a_fragments<tiles, SwzA>(fa, as, row0, k0);
-    static_for<tiles::nt>([&](auto n) {
-      constexpr int nn = decltype(n)::value;
-      fetch_b_fragment<SwzB, is_tf32>(fb[nn], bs, col0 + tiles::col(nn), k0);
-    });
+    if constexpr (tiles::nt % 2 == 0) {
+      static_for<tiles::nt / 2>([&](auto n) {
+        constexpr int nn = 2 * decltype(n)::value;
+        fetch_b_fragment_pair<SwzB, is_tf32>(fb[nn], fb[nn + 1], bs, col0 + tiles::col(nn),
+                                             col0 + tiles::col(nn + 1), k0);
+      });
+    } else {
+      static_for<tiles::nt>([&](auto n) {
+        constexpr int nn = decltype(n)::value;
+        fetch_b_fragment<SwzB, is_tf32>(fb[nn], bs, col0 + tiles::col(nn), k0);
+      });
+    }
     static_for<tiles::nt>([&](auto n) {
       constexpr int nn = decltype(n)::value;
       static_for<tiles::mt>([&](auto m) {

@@ -25,8 +25,8 @@
 // A site that comes after another staged site of the same iteration skips the barrier where the
 // earlier site's wait already covered its copies (the first site waits for the later sites'
 // copies of the iteration too, which were committed right after its own once the pipeline is
-// full). The bookkeeping besides the owner (each thread's own, since it is the address of the
-// thread's range state) is one word per slot and the claimed scalars, the same in every thread:
+// full). The bookkeeping besides the owner (each thread's own: the value its claim wrote, which
+// the range keeps) is one word per slot and the claimed scalars, the same in every thread:
 // thread 0 writes them, between barriers.
 //
 // Everything else is cuda/pipeline.cuh's, with the same fallbacks: a load the site cannot copy
@@ -139,7 +139,6 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
     const bool same_mask = visit_state<Save, 1>(m, at);
     return visit_state<Save, 1>(o, at) && same_mask && same_pointers;
   };
-  const unsigned me = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&p));
   using OffS = shape_of_t<Offsets>;
   using MaskS = shape_of_t<MaskE>;
   using OtherS = shape_of_t<OtherE>;
@@ -211,14 +210,14 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
     if (p.dead[rank]) return plain();
     wait_all_copies();  // nothing of an enclosing range still lands in this buffer
     __syncthreads();    // nor does any thread still read its words
-    owner = me;
+    p.claim[rank] = owner = owner + 1u;  // the word's next value: no other claim holds it
     if (tid == 0) claimed_state(std::true_type{});
     p.tag[rank] = tag;
     __syncthreads();    // the claimed scalars, for every thread's copies
     for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead);
     __syncthreads();    // the prologue's groups, for every thread's wait
   }
-  if (p.tag[rank] != tag || owner != me) {
+  if (p.tag[rank] != tag || owner != p.claim[rank]) {
     p.dead[rank] = true;
     return plain();
   }

@@ -148,6 +148,10 @@ struct pipeline_sites {
   int barrier_iteration = -1;
   long long visible_group = -1;
   const void* tag[max_sites] = {};
+  // The value this range wrote to the owner word of each site's buffer when it claimed it: a
+  // buffer another range claimed since (a nested range with loads of the same types) holds
+  // another. A value, not the state's address, so that the state stays in registers.
+  unsigned claim[max_sites] = {};
   bool dead[max_sites] = {};
   int reached[max_sites] = {};  // the last iteration that ran the site
 
@@ -232,7 +236,6 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
       const bool same_pointers = visit_state<Save, threads>(pe, at);
       return visit_state<Save, threads>(m, at) && same_pointers;
     };
-    const unsigned me = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(&p));
     const auto thread = thread_coords<S, L>();
     using OffS = shape_of_t<Offsets>;
     using MaskS = shape_of_t<MaskE>;
@@ -306,12 +309,12 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
         if (p.tag[earlier] == tag) p.dead[rank] = true;
       if (p.dead[rank]) return load<Elem, S, has_other>(pe, m, o);
       wait_all_copies();  // nothing of an enclosing range still lands in this buffer
-      owner = me;
+      p.claim[rank] = owner = owner + 1u;  // the word's next value: no other claim holds it
       claimed_state(std::true_type{});
       p.tag[rank] = tag;
       for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead);
     }
-    if (p.tag[rank] != tag || owner != me) {
+    if (p.tag[rank] != tag || owner != p.claim[rank]) {
       p.dead[rank] = true;
       return load<Elem, S, has_other>(pe, m, o);
     }
