@@ -1,4 +1,4 @@
-// A kernel whose loads and stores put every case of cuda/runs.cuh's vector test in front of the GPU
+// A kernel whose loads and stores put every case of a vector access in front of the GPU
 // backend: a vector fully on, cut by a ragged bound, cut by a lower bound inside it, on through
 // an `|`, cut by `!=` (evaluated lane by lane), offsets that run backwards or with a stride,
 // a base off the vector grid, and the same in a pipelined tl::range. The GPU parity test compares
