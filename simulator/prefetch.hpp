@@ -27,6 +27,7 @@
 
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
+#include "tile/dtypes.hpp"
 #include "tile/range_leaves.hpp"
 
 namespace tl {
@@ -109,6 +110,32 @@ int prefetch_stages(int stages, int state_words, int num_warps) {
   return s;
 }
 
+// A 2-D float16/bfloat16 load that can be tl::dot's operand is copied on the GPU by the whole block
+// into dot's swizzled shared memory instead (cuda::can_stage_operand): slots of the whole [R, C]
+// tile, a budget of 18 KiB (cuda::max_operand_stage_bytes) and per thread an owner and a group
+// word per slot, beside the claimed scalars of the pointers, mask and `other`.
+inline constexpr long long max_operand_stage_bytes = 18 * 1024;
+inline constexpr int max_state_words = 16;  // cuda::pipeline_sites::max_state_words
+
+template <class Elem, class S, class OtherE>
+inline constexpr bool operand_site_candidate = [] {
+  if constexpr (!is_half_v<Elem> || S::rank != 2) {
+    return false;
+  } else {
+    return S::dim(1) >= 16 && S::dim(0) >= 8 && !has_data_v<OtherE> && index_stages<OtherE>() == 0;
+  }
+}();
+
+// The stages such a site gets: cuda::operand_site_stages.
+template <class S>
+int operand_site_stages(int stages, int state_words, int num_warps) {
+  const long long threads = 32LL * num_warps;
+  const long long per_stage = static_cast<long long>(S::size) * 2;
+  int s = stages;
+  while (s > 1 && s * per_stage + ((1LL + s) * threads + state_words) * 4 > max_operand_stage_bytes) --s;
+  return s;
+}
+
 // Each site's owner, as the GPU's stage buffer of its types holds it: a pipelined range nested in
 // another with a load of the same types takes it over.
 template <class Key>
@@ -161,7 +188,13 @@ void replay_prefetch(const PE& pe, const MaskE& m, const buffer& buf,
   using Offsets = typename PE::offsets_type;
   constexpr int St = index_stages<Offsets>();
   constexpr int words = state_words<PE>() + state_words<MaskE>();
-  const int stages = prefetch_stages<Elem, S>(St, words, current_context().num_warps);
+  constexpr int operand_words = words + state_words<OtherE>();
+  const int warps = current_context().num_warps;
+  // An operand site where its stages reach 2 (cuda/backend.cuh's choice), else a per-thread one.
+  int stages = 0;
+  if constexpr (operand_site_candidate<Elem, S, OtherE> && operand_words <= max_state_words)
+    stages = operand_site_stages<S>(St, operand_words, warps);
+  if (stages < 2) stages = prefetch_stages<Elem, S>(St, words, warps);
   if (stages < 2) return;
   range_state<St>* range = nullptr;
   bool several = false;

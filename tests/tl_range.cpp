@@ -243,6 +243,56 @@ TEST_CASE("a pipelined load of what the previous iteration stored is reported (t
 
 namespace {
 
+// Sums the [64, 64] float16 blocks of x (rows of 64) that lie wholly inside its n rows, the `if`
+// choosing them; the twin masks the load itself. Such a tile is too large for a per-thread stage
+// buffer with 4 warps (two stages of 8 KiB and the words pass 16 KiB), but it can be dot's operand:
+// the GPU copies it by the whole block into dot's shared memory, one iteration ahead
+// (cuda/operand_stages.cuh, 18 KiB), the `if` notwithstanding.
+int half_blocks_load_line = 0;
+template <bool MaskedToo>
+tl::sim::launch_result half_blocks(int n) {
+  static std::vector<tl::float16> x;
+  x.assign(static_cast<std::size_t>(n) * 64, tl::float16(1.0f));
+  std::vector<float> z(64, 0.0f);
+  tl::sim::buffer bx("x", {n * 64LL}, "float16", 2, x.data(), true);
+  auto bz = output("z", z);
+  return tl::sim::run_grid({1, 1, 1}, {}, {&bx, &bz}, [&] {
+    tl::ptr<const tl::float16> px{&bx};
+    tl::tile<float, 64> acc = 0.0f;
+    for (auto k : tl::range(0, 256, 64, tl::num_stages<2>)) {
+      auto rows = k + tl::arange<64>();
+      auto at = px + rows.col() * 64 + tl::arange<64>().row();
+      if (k + 64 <= n) {
+        if constexpr (MaskedToo)
+          acc += tl::sum<1>(tl::cast<float>(tl::load(at, (rows < n).col(), 0.0f)));
+        else
+          acc += tl::sum<1>(tl::cast<float>(tl::load(at))), half_blocks_load_line = __LINE__;
+      }
+    }
+    tl::store(tl::ptr<float>{&bz} + tl::arange<64>(), acc);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("a float16 tile that can be dot's operand is replayed with the operand copies' stages: "
+          "copied out of bounds ahead, it is reported; masked, it passes",
+          "[tl][range][prefetch]") {
+  const auto wrong = half_blocks<false>(160);
+  REQUIRE(wrong.error.has_value());
+  INFO(wrong.error->message);
+  CHECK(wrong.error->kind == "out-of-bounds");
+  CHECK(wrong.error->source == "tests/tl_range.cpp:" + std::to_string(half_blocks_load_line));
+  CHECK_THAT(wrong.error->message, Catch::Contains("On the GPU this load is copied 1 iteration "
+                                                   "ahead (tl::range's num_stages<2>)"));
+  CHECK_THAT(wrong.error->message, Catch::Contains("at index 64 it copies the tile of index 128"));
+  const auto masked = half_blocks<true>(160);
+  INFO((masked.error ? masked.error->message : std::string()));
+  CHECK_FALSE(masked.error.has_value());
+}
+
+namespace {
+
 // The out-of-bounds load of whole_blocks<false, 3>, in the forms the GPU loads plainly (so
 // copies nothing ahead): offsets that hold loaded data, a second load of one expression type
 // in the iteration, a load the first iteration does not reach.
