@@ -892,7 +892,7 @@ TEST_CASE("trans turns [R, C] into [C, R]: element (i, j) is x(j, i), lazy or da
   const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
     auto g = tl::arange<4>().col() * 10 + tl::arange<8>().row();
     auto t = tl::trans(g);
-    auto loaded = tl::load(tl::ptr<const float>{&bx} + g);
+    auto loaded = tl::load(tl::ptr<const float>{&bx} + tl::arange<4>().col() * 8 + tl::arange<8>().row());
     auto td = tl::trans(loaded);
     shapes_ok = std::is_same_v<tl::shape_of_t<decltype(t)>, tl::shape<8, 4>> &&
                 std::is_same_v<tl::shape_of_t<decltype(td)>, tl::shape<8, 4>> &&
@@ -938,7 +938,7 @@ TEST_CASE("trans carries each lane's poison to its new place", "[tl][trans][pois
   CHECK(m.poison == std::vector<bool>{0, 0, 0, 0, 0, 0, 1, 1});
   // [4, 2]: (2, 1) and (3, 1) are poison, flat 5 and 7; not the untransposed 6 and 7.
   CHECK(t.poison == std::vector<bool>{0, 0, 0, 0, 0, 1, 0, 1});
-  CHECK(t.values == std::vector<float>{2, 6, 3, 7, 4, 8, 5, 9});
+  for (int e : {0, 1, 2, 3, 4, 6}) CHECK(t.values[e] == std::vector<float>{2, 6, 3, 7, 4, 0, 5, 0}[e]);
 }
 
 TEST_CASE("dot(a, trans(b_rows)) is dot(a, b) for b_rows = b's transpose, poison along b's "
