@@ -70,6 +70,45 @@ struct QStagedAttention {
     for (int start_n = 0; start_n < end; start_n += B1) {
       auto cols = start_n + tl::arange<B1>();
       auto col_mask = cols < N;
+      auto keys = tl::load(k + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
+      auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
+      auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
+      auto scores = tl::where(visible, tl::dot(queries, tl::trans(keys)) * qk_scale, -INFINITY);
+      auto m_new = tl::maximum(m_i, tl::max<1>(scores));
+      auto p = tl::exp2(scores - m_new.col());
+      auto alpha = tl::exp2(m_i - m_new);
+      l_i = l_i * alpha + tl::sum<1>(p);
+      acc = tl::dot(tl::cast<T>(p), values, acc * alpha.col());
+      m_i = m_new;
+    }
+    tl::store(o + head_offset + rows.col() * D + dims.row(), tl::cast<T>(acc / l_i.col()),
+              row_mask.col());
+  }
+};
+
+// The solution as it was before tl::trans: k loaded transposed, a [D, B1] tile from [B1, D] memory
+// (2-byte loads: the blocked layout's vectors run along B1, which is strided in memory), then
+// staged as [K, N] and read with ldmatrix.trans. For the A/B of bench/NOTES.md only.
+template <class T, int B0, int B1, int D>
+struct KeysLoadedTransposedAttention {
+  static constexpr int num_warps = std::clamp(B0 * D / (32 * 64), 4, 8);
+  TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
+                            tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {
+    int start_m = tl::program_id(0) * B0;
+    int head_offset = tl::program_id(1) * N * D;
+    auto rows = start_m + tl::arange<B0>();
+    auto dims = tl::arange<D>();
+    auto row_mask = rows < N;
+    const float qk_scale = 1.44269504f / std::sqrt(static_cast<float>(D));
+    tl::tile<T, B0, D> queries =
+        tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
+    tl::tile<float, B0> m_i = tl::full<B0>(-INFINITY);
+    tl::tile<float, B0> l_i = 0.0f;
+    tl::tile<float, B0, D> acc = 0.0f;
+    int end = CAUSAL ? std::min(N, start_m + B0) : N;
+    for (int start_n = 0; start_n < end; start_n += B1) {
+      auto cols = start_n + tl::arange<B1>();
+      auto col_mask = cols < N;
       auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
       auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
       auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
@@ -158,7 +197,8 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_softmax<solutions::LongSoftmax3Loop<1, 4096>, 1>(t, "long-softmax-3loop", 4096);
   // flash-attention, fp16: B0 queries by B1 keys per step, head_dim D, with the file's num_warps
   // (4; 8 for 128 x 32 x 128); 128 x 64 x 64 also with 8 warps (one per 16 queries), 64 x 64 x 64
-  // also with q staged for every product (below). Not 128 x 64 x 128: its staged keys and values
+  // also with q staged for every product, 64 x 64 x 64 and 64 x 64 x 128 also with kᵀ loaded
+  // transposed as before tl::trans (below). Not 128 x 64 x 128: its staged keys and values
   // (16 KiB) and q's conversion (33 KiB) pass the 48 KiB of static shared memory.
   using tl::float16;
   using solutions::FlashAttention;
@@ -168,9 +208,15 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_attention<FlashAttention<float16, 64, 32, 128>, 64, 32, 128>(t);
   add_attention<FlashAttention<float16, 64, 64, 128>, 64, 64, 128>(t);
   add_attention<FlashAttention<float16, 128, 32, 128>, 128, 32, 128>(t);
-  if constexpr (warps == 4)
+  if constexpr (warps == 4) {
     t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (q staged)"] = {
         &attention<QStagedAttention<float16, 64, 64, 64>, 64>, warps};
+    // The A/B of tl::trans: kᵀ loaded as a [D, B1] tile (2-byte loads) instead of k's rows.
+    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (kT loaded transposed)"] = {
+        &attention<KeysLoadedTransposedAttention<float16, 64, 64, 64>, 64>, warps};
+    t.attention[kernel_key("flash-attention", {64, 64, 128}) + " (kT loaded transposed)"] = {
+        &attention<KeysLoadedTransposedAttention<float16, 64, 64, 128>, 64>, warps};
+  }
 }
 
 }  // namespace tp::bench_gpu

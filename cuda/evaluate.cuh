@@ -12,7 +12,8 @@
 // compilation.
 //
 // The layout of a result: the layout of its first data operand of the same size (a data tile
-// used at its own shape never moves), or else the blocked layout of its shape.
+// used at its own shape never moves; under tl::trans, that layout with its bits relabelled), or
+// else the blocked layout of its shape.
 #pragma once
 
 #include <type_traits>
@@ -24,6 +25,7 @@
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
 #include "tile/reshape.hpp"
+#include "tile/trans.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -67,6 +69,23 @@ constexpr layouts::bit_map unexpanded_bits(const layouts::bit_map& parent) {
     for (int b = 0; b < c.log2_dims[i]; ++b) m.from[c.low_bit(i) + b] = parent.from[p.low_bit(j) + b];
   }
   return m;
+}
+
+// The same for the operand of tl::trans ([R, C], its parent [C, R]): the operand's column bit c is
+// the parent's bit log2(R) + c, its row bit log2(C) + r the parent's bit r.
+template <class Child>
+constexpr layouts::bit_map untransposed_bits(const layouts::bit_map& parent) {
+  constexpr int log_rows = layouts::log2_exact(Child::dim(0)), log_cols = layouts::log2_exact(Child::dim(1));
+  layouts::bit_map m;
+  m.bits = parent.bits;
+  for (int b = 0; b < m.bits; ++b) m.from[b] = parent.from[b < log_cols ? b + log_rows : b - log_cols];
+  return m;
+}
+
+// The layout of tl::trans of a tile of shape Child in layout l (the same registers).
+template <class Child>
+constexpr layouts::linear_layout transposed_layout(const layouts::linear_layout& l) {
+  return layouts::transposed(l, layouts::log2_exact(Child::dim(0)), layouts::log2_exact(Child::dim(1)));
 }
 
 // A data leaf bound to a result layout: register `slot` of the result reads register map[slot]
@@ -141,6 +160,12 @@ __device__ __forceinline__ auto bind(const E& e) {
     auto a = bind<Target, child_bits<shape_of_t<A>, S>(Kept)>(e.a);
     auto b = bind<Target, child_bits<shape_of_t<B>, S>(Kept)>(e.b);
     return rebuild_binary(e, a, b);
+  } else if constexpr (is_trans_v<X>) {
+    // A transpose permutes the flat-index bits: the operand is read in the result's layout with
+    // its bits relabelled, so a transposed data tile keeps its registers.
+    using A = typename X::a_type;
+    auto a = bind<Target, untransposed_bits<shape_of_t<A>>(Kept)>(e.a);
+    return trans_expr<decltype(a)>(a);
   } else if constexpr (is_reshape<X>::value) {
     // A row-major reshape keeps every element's flat index, and a layout maps flat-index bits:
     // the operand is read in the result's layout as it is, with the same bits kept.
@@ -172,6 +197,11 @@ constexpr found_layout first_full_layout(int bits) {
     return {};
   } else if constexpr (is_data_tile<X>::value) {
     if (X::layout_type::value.out_bits == bits) return {true, X::layout_type::value};
+    return {};
+  } else if constexpr (is_trans_v<X>) {
+    // The operand's layout, relabelled: the transpose of a data tile is its registers as they are.
+    const auto f = first_full_layout<typename X::a_type>(bits);
+    if (f.found) return {true, transposed_layout<shape_of_t<typename X::a_type>>(f.layout)};
     return {};
   } else if constexpr (requires { typename X::c_type; }) {
     for (auto f : {first_full_layout<typename X::c_type>(bits), first_full_layout<typename X::a_type>(bits),

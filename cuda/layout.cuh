@@ -21,7 +21,8 @@
 //                conversion; otherwise blocked;
 //   slice        what a reduction produces: its operand's layout without the reduced bits, so
 //                broadcasting the result back (row_max.col()) is free;
-//   mma_operand  the A and B fragments of mma.sync m16n8k16 for 16-bit operands.
+//   mma_operand  the A and B fragments of mma.sync m16n8k16 for 16-bit operands;
+//   transposed   what tl::trans of a tile in any of these holds: its layout, output bits relabelled.
 //
 // Rows (all dimensions but the last, flattened) are placed the same way in blocked and in the
 // mma accumulator layout: lanes 2, 3, 4 first, then one register, then warps, then registers.
@@ -283,6 +284,21 @@ constexpr linear_layout declared(bit_shape<Rank> s, int warp_bits) {
     return b.l;
   }
   return blocked(s, warp_bits);
+}
+
+// The layout of the transpose of a tile of [2^log_rows, 2^log_cols] in layout l: the same
+// registers, lanes and warps, each output bit relabelled (a column bit c becomes bit log_rows + c
+// of the transpose, a row bit log_cols + r becomes bit r). tl::trans moves no data.
+constexpr linear_layout transposed(const linear_layout& l, int log_rows, int log_cols) {
+  linear_layout t = l;
+  auto relabel = [&](signed char out) -> signed char {
+    if (out < 0) return out;
+    return static_cast<signed char>(out < log_cols ? out + log_rows : out - log_cols);
+  };
+  for (int i = 0; i < l.reg_bits; ++i) t.reg[i] = relabel(l.reg[i]);
+  for (int i = 0; i < lane_bits; ++i) t.lane[i] = relabel(l.lane[i]);
+  for (int i = 0; i < lane_bits; ++i) t.warp[i] = relabel(l.warp[i]);
+  return t;
 }
 
 // The layout of a reduction's result: the output bits [low, low + count) are gone; registers

@@ -17,10 +17,16 @@
 // thread that holds it), rows of 16-byte chunks with the chunk index XORed with bits of the row
 // (`swizzled` below), then read back as fragments with ldmatrix: 8 lanes give the addresses of
 // 8 rows of one 16-byte chunk each, and the swizzle puts those 8 chunks in 8 different groups of
-// 4 banks, so no read conflicts. a is stored [M, K] (its rows are the fragments' rows). For TF32,
-// b is stored transposed, [N, K], so that its fragment (k = q, n = g) reads like a's; the 32-bit
-// words go through ldmatrix's b16 path as pairs, which hands lane 4g + q word q of row g, exactly
-// the tf32 fragment. For 16-bit operands b is stored [K, N] and read with ldmatrix.trans.
+// 4 banks, so no read conflicts. a is stored [M, K] (its rows are the fragments' rows). b is
+// stored either as it is, [K, N], and read with ldmatrix.trans (16-bit operands in a layout that
+// holds consecutive n in a thread: a tile loaded as [K, N]), or as the rows of its transpose,
+// [N, K], and read with plain ldmatrix, since the B fragment is "col" major: b0 b1 = (k = 2q,
+// 2q + 1; n = g) is word q of row g of b^T. The rows are used for TF32 (whose fragment, k = q,
+// n = g, then reads like a's; the 32-bit words go through ldmatrix's b16 path as pairs, which
+// hands lane 4g + q word q of row g, exactly the tf32 fragment) and for a b whose layout holds
+// consecutive k in a thread: `tl::trans(x)` of an [N, K] tile x loaded with K contiguous (flash
+// attention's kᵀ), whose registers are x's (tl::trans moves no data, cuda/layout.cuh), so it is
+// stored as x's 16-byte chunks, as loaded.
 //
 // Barriers as in cuda/dot.cuh: the operands and `acc` are evaluated first (they may convert
 // through shared memory of the same size), then one barrier before the buffer is written (its
@@ -270,21 +276,19 @@ struct mma_tiles {
 };
 
 // Writes the first copy of each element of `tile` (layout L over [Rows, Cols]) to `buffer` as
-// Stored words, through `convert`, at Swz's position of (row, col), or of (col, row) if
-// Transposed. Consecutive elements a thread holds along Cols go as one vector where they can.
-template <class Swz, bool Transposed, class Stored, class L, class T, class S, class F>
+// Stored words, through `convert`, at Swz's position of (row, col). Consecutive elements a thread
+// holds along Cols go as one vector where they can.
+template <class Swz, class Stored, class L, class T, class S, class F>
 __device__ __forceinline__ void stage(Stored* buffer, const registers<T, S, L>& tile, F&& convert) {
   if (!holds_first_copy<L>()) return;
   constexpr int log_cols = layouts::log2_exact(S::dim(1));
   const int base = thread_flat<L>();
-  constexpr int V = Transposed ? 1 : 1 << vector_bits<Stored, L>();
+  constexpr int V = 1 << vector_bits<Stored, L>();
   static_for<L::registers / V>([&](auto group) {
     constexpr int first = decltype(group)::value * V;
     const int flat = flat_of<L, first>(base);
     const int row = flat >> log_cols, col = flat & (S::dim(1) - 1);
-    if constexpr (Transposed) {
-      buffer[Swz::at(col, row)] = convert(tile.regs[first]);
-    } else if constexpr (V == 1) {
+    if constexpr (V == 1) {
       buffer[Swz::at(row, col)] = convert(tile.regs[first]);
     } else {
       vector<Stored, V> v;
@@ -292,6 +296,16 @@ __device__ __forceinline__ void stage(Stored* buffer, const registers<T, S, L>& 
       *reinterpret_cast<vector<Stored, V>*>(buffer + Swz::at(row, col)) = v;
     }
   });
+}
+
+// The registers of a [Rows, Cols] tile seen as its transpose, [Cols, Rows]: the same values, the
+// layout's bits relabelled (no data moves; the copy is the compiler's to drop).
+template <class T, class S, class L>
+__device__ __forceinline__ auto transposed_view(const registers<T, S, L>& x) {
+  using ST = shape<S::dim(1), S::dim(0)>;
+  registers<T, ST, layouts::layout<transposed_layout<S>(L::value)>> t;
+  static_for<L::registers>([&](auto k) { t.regs[decltype(k)::value] = x.regs[decltype(k)::value]; });
+  return t;
 }
 
 template <class T>
@@ -317,11 +331,11 @@ __device__ __forceinline__ void fetch_a_fragments(std::uint32_t (&fa)[Tiles::mt]
   });
 }
 
-template <class SwzB, bool Transposed, class Stored>
+template <class SwzB, bool Rows, class Stored>
 __device__ __forceinline__ void fetch_b_fragment(std::uint32_t (&fb)[2], const Stored* bs, int col,
                                                  int k0) {
   const int lane = lane_id();
-  if constexpr (Transposed) {
+  if constexpr (Rows) {
     // b^T's rows are b's columns: matrices (n 0-7, k chunk 0) and (n 0-7, k chunk 1).
     const int row = col + (lane & 7);
     const int chunk = k0 / SwzB::per_chunk + ((lane >> 3) & 1);
@@ -395,13 +409,19 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   static_assert(M % 16 == 0 && N % 8 == 0 && K % k_step == 0,
                 "tl::dot on the tensor cores: M must be a multiple of 16, N of 8 and K of 8 (TF32) "
                 "or 16 (float16, bfloat16), the mma.sync tile");
-  using SwzA = swizzled<M, K, bytes>;                                  // a [M, K]
-  using SwzB = std::conditional_t<is_tf32, swizzled<N, K, bytes>,      // b^T [N, K]
-                                  swizzled<K, N, bytes>>;              // b [K, N]
 
   // Everything that may convert through shared memory first.
   const auto& da = as_data(a);
   const auto& db = as_data(b);
+
+  // b as the rows of b^T, [N, K], for TF32 and where b's layout holds more consecutive k than
+  // consecutive n in a thread (the transpose of a tile loaded as [N, K]); else as it is, [K, N].
+  using LB = typename std::remove_cvref_t<decltype(db)>::layout_type;
+  using LB_rows = layouts::layout<transposed_layout<shape<K, N>>(LB::value)>;
+  constexpr bool b_rows = is_tf32 || vector_bits<Stored, LB_rows>() > vector_bits<Stored, LB>();
+  using SwzA = swizzled<M, K, bytes>;                                  // a [M, K]
+  using SwzB = std::conditional_t<b_rows, swizzled<N, K, bytes>,       // b^T [N, K]
+                                  swizzled<K, N, bytes>>;              // b [K, N]
   basic_tile<float, SC, LC> out(detail::uninitialized_t{});
   evaluate_into(out.storage, acc);
 
@@ -423,6 +443,10 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   // so every thread takes the same branch.
   const Stored* as =
       is_tf32 || a_in_registers::value ? nullptr : static_cast<const Stored*>(staged_copy(a));
+  // A staged slot holds the loaded tile's own rows ([K, N] for a b loaded as it is, whose blocked
+  // layout holds consecutive n): what SwzB is for such a b.
+  static_assert(!is_staged_layout<LB> || is_tf32 || !b_rows,
+                "tl (GPU backend): internal error: a staged b read as the rows of its transpose");
   const Stored* bs = is_tf32 ? nullptr : static_cast<const Stored*>(staged_copy(b));
   const bool stage_a = !a_in_registers::value && as == nullptr;
   if (stage_a || bs == nullptr) {
@@ -432,8 +456,11 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     };
     __syncthreads();  // earlier readers of this buffer are done
     if constexpr (!a_in_registers::value)
-      if (stage_a) stage<SwzA, false, Stored>(buffer, da.storage, convert);
-    if (bs == nullptr) stage<SwzB, is_tf32, Stored>(buffer + staged_a, db.storage, convert);
+      if (stage_a) stage<SwzA, Stored>(buffer, da.storage, convert);
+    if (bs == nullptr) {
+      if constexpr (b_rows) stage<SwzB, Stored>(buffer + staged_a, transposed_view(db.storage), convert);
+      else stage<SwzB, Stored>(buffer + staged_a, db.storage, convert);
+    }
     __syncthreads();
     if (stage_a) as = buffer;
     if (bs == nullptr) bs = buffer + staged_a;
@@ -463,13 +490,13 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     if constexpr (tiles::nt % 2 == 0) {
       static_for<tiles::nt / 2>([&](auto n) {
         constexpr int nn = 2 * decltype(n)::value;
-        fetch_b_fragment_pair<SwzB, is_tf32>(fb[nn], fb[nn + 1], bs, col0 + tiles::col(nn),
+        fetch_b_fragment_pair<SwzB, b_rows>(fb[nn], fb[nn + 1], bs, col0 + tiles::col(nn),
                                              col0 + tiles::col(nn + 1), k0);
       });
     } else {
       static_for<tiles::nt>([&](auto n) {
         constexpr int nn = decltype(n)::value;
-        fetch_b_fragment<SwzB, is_tf32>(fb[nn], bs, col0 + tiles::col(nn), k0);
+        fetch_b_fragment<SwzB, b_rows>(fb[nn], bs, col0 + tiles::col(nn), k0);
       });
     }
     static_for<tiles::nt>([&](auto n) {

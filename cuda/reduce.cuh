@@ -14,6 +14,8 @@
 
 #include "cuda/runtime.cuh"
 
+#include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "cuda/convert.cuh"
@@ -29,6 +31,14 @@ template <class T>
 __device__ __forceinline__ T shuffle_xor(T v, int lane_mask) {
   if constexpr (std::is_same_v<T, bool>) {
     return __shfl_xor_sync(0xffffffffu, static_cast<int>(v), lane_mask) != 0;
+  } else if constexpr (sizeof(T) == 2) {
+    // tl::float16 and tl::bfloat16 (cuda/half.cuh): their 16 bits, moved as an int.
+    std::uint16_t bits;
+    std::memcpy(&bits, &v, 2);
+    bits = static_cast<std::uint16_t>(__shfl_xor_sync(0xffffffffu, static_cast<int>(bits), lane_mask));
+    T out;
+    std::memcpy(&out, &bits, 2);
+    return out;
   } else {
     return __shfl_xor_sync(0xffffffffu, v, lane_mask);
   }

@@ -27,6 +27,7 @@
 #include "tile/memory.hpp"
 #include "tile/range.hpp"
 #include "tile/shape.hpp"
+#include "tile/trans.hpp"
 #include "simulator/diagnostic.hpp"
 #include "simulator/exp.hpp"
 #include "simulator/float_rows.hpp"
@@ -376,6 +377,41 @@ struct values_of<expand_expr<Axis, A>> : values_t<A> {
   using shape = decltype(tl::detail::expanded_shape<Axis, typename base::shape>(
       std::make_index_sequence<base::shape::rank + 1>{}));
   explicit values_of(const expand_expr<Axis, A>& e) : base(e.a) {}
+};
+
+// A transpose: the operand's lanes and poison bits, in the transposed order (a constant operand
+// has one lane, of shape [1, 1], and stays one).
+template <class A>
+struct values_of<trans_expr<A>> {
+  using a_values = values_t<A>;
+  static constexpr int R = a_values::shape::dim(0), C = a_values::shape::dim(1);
+  using shape = tl::shape<C, R>;
+  using lane = typename a_values::lane;
+  using stored = typename a_values::stored;
+  static constexpr bool has_poison = a_values::has_poison;
+
+  explicit values_of(const trans_expr<A>& e) {
+    const a_values a(e.a);
+    const stored* v = a.values();
+    for (int i = 0; i < R; ++i)
+      for (int j = 0; j < C; ++j) vals_[static_cast<long long>(j) * R + i] = v[static_cast<long long>(i) * C + j];
+    if constexpr (has_poison) {
+      any_ = a.any_poison();
+      if (any_) {
+        const bool* p = a.poison();
+        for (int i = 0; i < R; ++i)
+          for (int j = 0; j < C; ++j) pois_[static_cast<long long>(j) * R + i] = p[static_cast<long long>(i) * C + j];
+      }
+    }
+  }
+  const stored* values() const { return vals_.data(); }
+  bool any_poison() const { return any_; }
+  const bool* poison() const { return pois_.data(); }
+
+ private:
+  lane_array<stored, shape::size> vals_;
+  lane_array<bool, has_poison ? shape::size : 1> pois_;
+  bool any_ = false;
 };
 
 // Elementwise on one operand: Op (or a cast) applied to each lane; poison is the operand's.

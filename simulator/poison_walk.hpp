@@ -28,8 +28,9 @@ template <int Axis, class A, int R>
 sim::poison_origin poison_origin_of(const expand_expr<Axis, A>& e, const pos<R>& p);
 
 template <class E, int R>
-sim::poison_origin poison_origin_of(const E& e, const pos<R>&) {
+sim::poison_origin poison_origin_of(const E& e, const pos<R>& p) {
   if constexpr (requires { e.storage.origin; }) return e.storage.origin;
+  else if constexpr (requires { e.a; e.inner(p); }) return poison_origin_of(e.a, e.inner(p));  // reshape, trans
   else return {};
 }
 

@@ -187,3 +187,33 @@ TEST_CASE("the simulator's count of a load's registers per thread, which sizes t
                   blocked(shape_of<1>({cols}), warps, vector).reg_bits);
         }
 }
+
+TEST_CASE("tl::trans of a tile in any layout is that layout with its output bits relabelled: "
+          "register r of each thread holds element (j, i) where the tile's held (i, j)",
+          "[gpu][layout][trans]") {
+  for (int warps = 0; warps <= 5; ++warps)
+    for (int rows = 0; rows <= 8; ++rows)
+      for (int cols = 0; cols <= 8 && rows + cols <= 14; ++cols) {
+        INFO("warp bits " << warps << ", [2^" << rows << ", 2^" << cols << "]");
+        for (const auto& l : {blocked(shape_of<2>({rows, cols}), warps, 3),
+                              declared(shape_of<2>({rows, cols}), warps)}) {
+          const auto t = transposed(l, rows, cols);
+          CHECK(t.valid());
+          CHECK(covers_every_element_once(t));
+          CHECK(transposed(t, cols, rows) == l);
+          for (int w = 0; w < (1 << warps); w += 1 + (1 << warps) / 3)
+            for (int lane = 0; lane < 32; lane += 5)
+              for (int r = 0; r < l.registers(); r += 1 + l.registers() / 5) {
+                const long long e = element(l, lane, w, r), te = element(t, lane, w, r);
+                const long long i = e >> cols, j = e & ((1LL << cols) - 1);
+                CHECK(te == (j << rows | i));  // [2^cols, 2^rows], row j, column i
+              }
+        }
+        // The twin: a tile that is not square seen as its transpose without relabelling holds
+        // other elements (a reshape, not a transpose).
+        if (rows != cols && rows > 0 && cols > 0) {
+          const auto l = blocked(shape_of<2>({rows, cols}), warps, 3);
+          CHECK_FALSE(transposed(l, rows, cols) == l);
+        }
+      }
+}

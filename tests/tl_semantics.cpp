@@ -875,3 +875,106 @@ TEST_CASE("summing a mask counts its true lanes") {
   REQUIRE_FALSE(result.error);
   CHECK(out == std::vector<float>{8.0f, 3.0f});
 }
+
+// ---------------------------------------------------------------------------------------------
+// tl::trans
+
+TEST_CASE("trans turns [R, C] into [C, R]: element (i, j) is x(j, i), lazy or data",
+          "[tl][trans]") {
+  // g(r, c) = 10 r + c on [4, 8]; its transpose t(i, j) = 10 j + i on [8, 4].
+  std::vector<float> x;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 8; ++c) x.push_back(static_cast<float>(10 * r + c));
+  auto bx = input("x", x);
+  snapshot<int> lazy, reshaped;
+  snapshot<float> data, twice, col_sums, summed_back;
+  bool shapes_ok = false;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto g = tl::arange<4>().col() * 10 + tl::arange<8>().row();
+    auto t = tl::trans(g);
+    auto loaded = tl::load(tl::ptr<const float>{&bx} + tl::arange<4>().col() * 8 + tl::arange<8>().row());
+    auto td = tl::trans(loaded);
+    shapes_ok = std::is_same_v<tl::shape_of_t<decltype(t)>, tl::shape<8, 4>> &&
+                std::is_same_v<tl::shape_of_t<decltype(td)>, tl::shape<8, 4>> &&
+                std::is_same_v<tl::value_of_t<decltype(td)>, float>;
+    lazy = snap(t);
+    reshaped = snap(tl::reshape<8, 4>(g));  // the same shape, another element order
+    data = snap(td);
+    twice = snap(tl::trans(td));
+    col_sums = snap(tl::sum<1>(td));        // the sums of g's columns
+    summed_back = snap(tl::sum<0>(loaded));
+  });
+  INFO((r.error ? r.error->message : std::string("no diagnostic")));
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(shapes_ok);
+  REQUIRE(lazy.values.size() == 32);
+  REQUIRE(data.values.size() == 32);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 4; ++j) {
+      CHECK(lazy.values[i * 4 + j] == 10 * j + i);
+      CHECK(data.values[i * 4 + j] == static_cast<float>(10 * j + i));
+    }
+  CHECK(lazy.values != reshaped.values);  // the twin: a reshape keeps the row-major order
+  CHECK(reshaped.values[1] == 1);
+  CHECK(lazy.values[1] == 10);
+  CHECK(twice.values == x);
+  CHECK(col_sums.values == summed_back.values);
+  CHECK(col_sums.values == std::vector<float>{60, 64, 68, 72, 76, 80, 84, 88});
+  CHECK_FALSE(data.any_poison());
+}
+
+TEST_CASE("trans carries each lane's poison to its new place", "[tl][trans][poison]") {
+  std::vector<float> x{1, 2, 3, 4, 5, 6, 7, 8};
+  auto bx = input("x", x);
+  snapshot<float> m, t;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx}, [&] {
+    auto rows = tl::arange<2>().col();
+    auto cols = tl::arange<4>().row();
+    auto v = tl::load(tl::ptr<const float>{&bx} + rows * 4 + cols, rows * 4 + cols < 6);  // (1, 2), (1, 3)
+    m = snap(v);
+    t = snap(tl::trans(v) + 1.0f);
+  });
+  REQUIRE_FALSE(r.error.has_value());
+  CHECK(m.poison == std::vector<bool>{0, 0, 0, 0, 0, 0, 1, 1});
+  // [4, 2]: (2, 1) and (3, 1) are poison, flat 5 and 7; not the untransposed 6 and 7.
+  CHECK(t.poison == std::vector<bool>{0, 0, 0, 0, 0, 1, 0, 1});
+  for (int e : {0, 1, 2, 3, 4, 6}) CHECK(t.values[e] == std::vector<float>{2, 6, 3, 7, 4, 0, 5, 0}[e]);
+}
+
+TEST_CASE("dot(a, trans(b_rows)) is dot(a, b) for b_rows = b's transpose, poison along b's "
+          "columns",
+          "[tl][trans][dot]") {
+  std::vector<float> a(DM * DK), bt(DN * DK);  // bt: b's transpose, [DN, DK], k contiguous
+  for (int i = 0; i < DM; ++i)
+    for (int k = 0; k < DK; ++k) a[i * DK + k] = dot_a(i, k);
+  for (int j = 0; j < DN; ++j)
+    for (int k = 0; k < DK; ++k) bt[j * DK + k] = dot_b(k, j);
+  auto ba = input("a", a);
+  auto bb = input("bt", bt);
+  snapshot<float> c, c_lhs, poisoned;
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&ba, &bb}, [&] {
+    auto ks = tl::arange<DK>();
+    auto ta = tl::load(tl::ptr<const float>{&ba} + tl::arange<DM>().col() * DK + ks.row());
+    auto cols = tl::arange<DN>();
+    auto b_rows = tl::load(tl::ptr<const float>{&bb} + cols.col() * DK + ks.row());  // [DN, DK]
+    c = snap(tl::dot(ta, tl::trans(b_rows)));
+    // a given as the transpose of its [DK, DM] columns, read from the same memory.
+    auto a_cols = tl::load(tl::ptr<const float>{&ba} + tl::arange<DM>().row() * DK + ks.col());
+    c_lhs = snap(tl::dot(tl::trans(a_cols), tl::trans(b_rows)));
+    // Row 3 of b_rows poison: column 3 of the product.
+    auto partly = tl::load(tl::ptr<const float>{&bb} + cols.col() * DK + ks.row(), (cols != 3).col());
+    poisoned = snap(tl::dot(ta, tl::trans(partly)));
+  });
+  INFO((r.error ? r.error->message : std::string("no diagnostic")));
+  REQUIRE_FALSE(r.error.has_value());
+  REQUIRE(c.values.size() == DM * DN);
+  for (int i = 0; i < DM; ++i)
+    for (int j = 0; j < DN; ++j) {
+      float ref = 0;
+      for (int k = 0; k < DK; ++k) ref += dot_a(i, k) * dot_b(k, j);
+      CHECK(c.values[i * DN + j] == ref);
+      CHECK(c_lhs.values[i * DN + j] == ref);
+      CHECK(poisoned.poison[i * DN + j] == (j == 3));
+    }
+  CHECK_FALSE(c.any_poison());
+}

@@ -16,6 +16,7 @@
 #include "tile/range.hpp"
 #include "tile/reshape.hpp"
 #include "tile/shape.hpp"
+#include "tile/trans.hpp"
 
 #if TL_BACKEND_CPU
 #include "simulator/backend.hpp"

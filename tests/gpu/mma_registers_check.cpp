@@ -78,7 +78,7 @@ fragments gather() {
       const int flat = cu::flat_of<LA, decltype(r)::value>(base);
       a.regs[decltype(r)::value] = tl::float16::from_bits(code(flat / K, flat % K));
     });
-    cu::stage<SwzA, false, std::uint16_t>(staged, a, [](const auto& x) { return cu::half_bits(x); });
+    cu::stage<SwzA, std::uint16_t>(staged, a, [](const auto& x) { return cu::half_bits(x); });
     __syncthreads();
     const int me = static_cast<int>(threadIdx.x), lane = cu::lane_id();
     const int row0 = (cu::thread_flat<LC>() >> lay::log2_exact(N)) & ~15;

@@ -11,6 +11,7 @@
 #include "tests/kernels/pipeline.hpp"
 #include "tests/kernels/runs.hpp"
 #include "tests/kernels/semantics.hpp"
+#include "tests/kernels/trans.hpp"
 
 namespace tp::gpu_tests {
 
@@ -57,6 +58,12 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::Reshapes<256, 4>>("reshapes<256>, 4 warps");
   f.template operator()<test_kernels::Reshapes<64, 8>>("reshapes<64>, 8 warps");
   f.template operator()<test_kernels::Reshapes<128, 1>>("reshapes<128>, 1 warp");
+  f.template operator()<test_kernels::Transposes<float, 16, 32, 4>>("transposes float<16, 32>, 4 warps");
+  f.template operator()<test_kernels::Transposes<float, 64, 8, 2>>("transposes float<64, 8>, 2 warps");
+  f.template operator()<test_kernels::Transposes<float, 8, 64, 1>>("transposes float<8, 64>, 1 warp");
+  f.template operator()<test_kernels::Transposes<float, 32, 32, 8>>("transposes float<32, 32>, 8 warps");
+  f.template operator()<test_kernels::Transposes<tl::float16, 32, 64, 4>>("transposes float16<32, 64>, 4 warps");
+  f.template operator()<test_kernels::Transposes<tl::bfloat16, 16, 16, 2>>("transposes bfloat16<16, 16>, 2 warps");
   f.template operator()<test_kernels::HalfDot<tl::float16, 32, 64, 16, 4>>("half dot float16<32, 64, 16>, 4 warps");
   f.template operator()<test_kernels::HalfDot<tl::bfloat16, 16, 32, 64, 2>>("half dot bfloat16<16, 32, 64>, 2 warps");
   f.template operator()<test_kernels::HalfOps<tl::float16, 256, 4>>("half float16<256>, 4 warps");
@@ -103,6 +110,17 @@ void for_each_dot_kernel(F&& f) {
   f.template operator()<MatmulDeclaredA<tl::bfloat16, 128, 32, 32, 8, true>>("matmul bfloat16, a cast from float <128, 32, 32>, 8 warps");
   f.template operator()<MatmulDeclaredA<tl::float16, 16, 32, 32, 4, false>>("matmul float16, a declared <16, 32, 32>, 4 warps");
   f.template operator()<MatmulDeclaredA<tl::bfloat16, 32, 32, 32, 8, true>>("matmul bfloat16, a cast from float <32, 32, 32>, 8 warps");
+  // b as tl::trans of its [B1, BK] rows (flash attention's kᵀ): 16-bit rows staged as loaded and
+  // read with plain ldmatrix; TF32 and float32 too; a as tl::trans of its columns in a few.
+  using test_kernels::MatmulTrans;
+  f.template operator()<MatmulTrans<tl::float16, tl::ieee_t, 32, 32, 16, 4, false>>("matmul float16, trans(b) <32, 32, 16>, 4 warps");
+  f.template operator()<MatmulTrans<tl::float16, tl::ieee_t, 16, 64, 64, 1, false>>("matmul float16, trans(b) <16, 64, 64>, 1 warp");
+  f.template operator()<MatmulTrans<tl::bfloat16, tl::ieee_t, 64, 32, 32, 4, false>>("matmul bfloat16, trans(b) <64, 32, 32>, 4 warps");
+  f.template operator()<MatmulTrans<tl::bfloat16, tl::ieee_t, 32, 64, 16, 8, false>>("matmul bfloat16, trans(b) <32, 64, 16>, 8 warps");
+  f.template operator()<MatmulTrans<tl::float16, tl::ieee_t, 32, 32, 32, 2, true>>("matmul float16, trans(a), trans(b) <32, 32, 32>, 2 warps");
+  f.template operator()<MatmulTrans<float, tl::tf32_t, 32, 32, 16, 4, false>>("matmul tf32, trans(b) <32, 32, 16>, 4 warps");
+  f.template operator()<MatmulTrans<float, tl::ieee_t, 32, 32, 16, 4, false>>("matmul fp32, trans(b) <32, 32, 16>, 4 warps");
+  f.template operator()<MatmulTrans<float, tl::ieee_t, 16, 32, 64, 1, true>>("matmul fp32, trans(a), trans(b) <16, 32, 64>, 1 warp");
 }
 
 }  // namespace tp::gpu_tests
