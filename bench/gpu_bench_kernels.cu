@@ -70,10 +70,10 @@ struct QStagedAttention {
     for (int start_n = 0; start_n < end; start_n += B1) {
       auto cols = start_n + tl::arange<B1>();
       auto col_mask = cols < N;
-      auto keys = tl::load(k + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
+      auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
       auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
       auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
-      auto scores = tl::where(visible, tl::dot(queries, tl::trans(keys)) * qk_scale, -INFINITY);
+      auto scores = tl::where(visible, tl::dot(queries, keys_t) * qk_scale, -INFINITY);
       auto m_new = tl::maximum(m_i, tl::max<1>(scores));
       auto p = tl::exp2(scores - m_new.col());
       auto alpha = tl::exp2(m_i - m_new);
@@ -86,11 +86,11 @@ struct QStagedAttention {
   }
 };
 
-// The solution as it was before tl::trans: k loaded transposed, a [D, B1] tile from [B1, D] memory
-// (2-byte loads: the blocked layout's vectors run along B1, which is strided in memory), then
-// staged as [K, N] and read with ldmatrix.trans. For the A/B of bench/NOTES.md only.
+// The solution with k loaded as it lies ([B1, D], 16-byte loads) and handed to dot as tl::trans(k):
+// dot stages it as [N, K] rows and reads them with plain ldmatrix. Measured slower than the
+// solution's kᵀ load on an H200 (bench/NOTES.md, version 6); for that A/B only.
 template <class T, int B0, int B1, int D>
-struct KeysLoadedTransposedAttention {
+struct KeysTransAttention {
   static constexpr int num_warps = std::clamp(B0 * D / (32 * 64), 4, 8);
   TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
                             tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {
@@ -109,10 +109,10 @@ struct KeysLoadedTransposedAttention {
     for (int start_n = 0; start_n < end; start_n += B1) {
       auto cols = start_n + tl::arange<B1>();
       auto col_mask = cols < N;
-      auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
+      auto keys = tl::load(k + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
       auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
       auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
-      auto scores = tl::where(visible, tl::dot(queries, keys_t) * qk_scale, -INFINITY);
+      auto scores = tl::where(visible, tl::dot(queries, tl::trans(keys)) * qk_scale, -INFINITY);
       auto m_new = tl::maximum(m_i, tl::max<1>(scores));
       auto p = tl::exp2(scores - m_new.col());
       auto alpha = tl::exp2(m_i - m_new);
@@ -197,8 +197,8 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_softmax<solutions::LongSoftmax3Loop<1, 4096>, 1>(t, "long-softmax-3loop", 4096);
   // flash-attention, fp16: B0 queries by B1 keys per step, head_dim D, with the file's num_warps
   // (4; 8 for 128 x 32 x 128); 128 x 64 x 64 also with 8 warps (one per 16 queries), 64 x 64 x 64
-  // also with q staged for every product, 64 x 64 x 64 and 64 x 64 x 128 also with kᵀ loaded
-  // transposed as before tl::trans (below). Not 128 x 64 x 128: its staged keys and values
+  // also with q staged for every product, 64 x 64 x 64 and 64 x 64 x 128 also with k loaded as it
+  // lies and transposed by tl::trans (below). Not 128 x 64 x 128: its staged keys and values
   // (16 KiB) and q's conversion (33 KiB) pass the 48 KiB of static shared memory.
   using tl::float16;
   using solutions::FlashAttention;
@@ -211,11 +211,11 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   if constexpr (warps == 4) {
     t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (q staged)"] = {
         &attention<QStagedAttention<float16, 64, 64, 64>, 64>, warps};
-    // The A/B of tl::trans: kᵀ loaded as a [D, B1] tile (2-byte loads) instead of k's rows.
-    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (kT loaded transposed)"] = {
-        &attention<KeysLoadedTransposedAttention<float16, 64, 64, 64>, 64>, warps};
-    t.attention[kernel_key("flash-attention", {64, 64, 128}) + " (kT loaded transposed)"] = {
-        &attention<KeysLoadedTransposedAttention<float16, 64, 64, 128>, 64>, warps};
+    // The A/B of tl::trans: k loaded as it lies and transposed by tl::trans, instead of kᵀ loaded.
+    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (k with tl::trans)"] = {
+        &attention<KeysTransAttention<float16, 64, 64, 64>, 64>, warps};
+    t.attention[kernel_key("flash-attention", {64, 64, 128}) + " (k with tl::trans)"] = {
+        &attention<KeysTransAttention<float16, 64, 64, 128>, 64>, warps};
   }
 }
 

@@ -37,11 +37,12 @@ struct FlashAttention {
     for (int start_n = 0; start_n < end; start_n += B1) {
       auto cols = start_n + tl::arange<B1>();
       auto col_mask = cols < N;
-      auto keys = tl::load(k + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
+      // k is loaded transposed, [D, B1], so that q @ kᵀ is a plain tl::dot.
+      auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
       auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
 
       auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
-      auto scores = tl::where(visible, tl::dot(queries, tl::trans(keys)) * qk_scale, -INFINITY);
+      auto scores = tl::where(visible, tl::dot(queries, keys_t) * qk_scale, -INFINITY);
       auto m_new = tl::maximum(m_i, tl::max<1>(scores));
       auto p = tl::exp2(scores - m_new.col());
       auto alpha = tl::exp2(m_i - m_new);
