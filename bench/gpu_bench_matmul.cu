@@ -184,8 +184,9 @@ void tl_matmul(matmul_run& r, const std::string& variant, const dtype_info& dtyp
   const auto* x = reinterpret_cast<const TlT*>(p.x.data);
   const auto* y = reinterpret_cast<const TlT*>(p.y.data);
   r.measure("matmul", variant, dtype, p, z, [&](int, cudaStream_t stream) {
-    tp::gpu::program<Kernel, tl::ptr<const TlT>, tl::ptr<const TlT>, tl::ptr<float>, int, int, int,
-                     int><<<grid, 32 * Kernel::num_warps, 0, stream>>>(Kernel{}, {x}, {y}, {z}, n,
+    constexpr auto function = tp::gpu::program<Kernel, tl::ptr<const TlT>, tl::ptr<const TlT>, tl::ptr<float>, int, int, int,
+                     int>;
+    function<<<grid, 32 * Kernel::num_warps, tp::gpu::shared_arena_bytes<function>(), stream>>>(Kernel{}, {x}, {y}, {z}, n,
                                                                       n, 1, n);
   });
 }
@@ -224,12 +225,13 @@ void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& 
   // The loop as a pipelined range: the operands copied into dot's shared memory ahead.
   tl_matmul<MatmulStaged<TlT, ieee_t, 64, 64, 32, 3>, TlT, T, 64, 64>(r, tile_name(64, 64, 32) + staged(3), dtype, p);
   tl_matmul<MatmulStaged<TlT, ieee_t, 128, 64, 32, 3>, TlT, T, 128, 64>(r, tile_name(128, 64, 32) + staged(3), dtype, p);
+  tl_matmul<MatmulStaged<TlT, ieee_t, 128, 64, 32, 4>, TlT, T, 128, 64>(r, tile_name(128, 64, 32) + staged(4), dtype, p);
   tl_matmul<MatmulStaged<TlT, ieee_t, 64, 128, 32, 3>, TlT, T, 64, 128>(r, tile_name(64, 128, 32) + staged(3), dtype, p);
   tl_matmul<MatmulStaged<TlT, ieee_t, 128, 128, 16, 3>, TlT, T, 128, 128>(r, tile_name(128, 128, 16) + staged(3), dtype, p);
   // 8 warps (bench/gpu_bench_matmul_w8.cu).
-  const int w8_tiles[][3] = {{128, 128, 32}, {128, 128, 16}, {128, 128, 16}};
-  const int w8_stages[] = {1, 3, 2};
-  for (int config = 0; config < 3; ++config) {
+  const int w8_tiles[][3] = {{128, 128, 32}, {128, 128, 16}, {128, 128, 16}, {128, 128, 32}, {128, 128, 32}};
+  const int w8_stages[] = {1, 3, 2, 3, 4};
+  for (int config = 0; config < 5; ++config) {
     std::string name = tile_name(w8_tiles[config][0], w8_tiles[config][1], w8_tiles[config][2]);
     if (w8_stages[config] > 1) name += staged(w8_stages[config]);
     r.measure("matmul", name + ", 8 warps", dtype, p, p.z32.data, [&](int, cudaStream_t stream) {
@@ -237,7 +239,7 @@ void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& 
     });
   }
 }
-constexpr int half_rows = 1 + 6 + 4 + 3;
+constexpr int half_rows = 1 + 6 + 5 + 5;
 
 constexpr int fp32_rows = 2 + 6 + 7;  // SGEMM, TF32 cuBLAS, the solution's 6 tiles, TF32's 7
 

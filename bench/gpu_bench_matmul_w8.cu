@@ -15,8 +15,8 @@ namespace {
 template <class Kernel, class T, int B0, int B1>
 void launch(const void* x, const void* y, float* z, int n, cudaStream_t stream) {
   const dim3 grid((n + B0 - 1) / B0, (n + B1 - 1) / B1, 1);
-  tp::gpu::program<Kernel, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<float>, int, int, int, int>
-      <<<grid, 32 * Kernel::num_warps, 0, stream>>>(Kernel{}, {static_cast<const T*>(x)},
+  constexpr auto function = tp::gpu::program<Kernel, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<float>, int, int, int, int>;
+  function<<<grid, 32 * Kernel::num_warps, tp::gpu::shared_arena_bytes<function>(), stream>>>(Kernel{}, {static_cast<const T*>(x)},
                                                     {static_cast<const T*>(y)}, {z}, n, n, 1, n);
 }
 
@@ -27,6 +27,8 @@ bool launch_of(int config, const void* x, const void* y, float* z, int n, cudaSt
     case 0: launch<MatmulAs8<T, ieee_t, 128, 128, 32>, T, 128, 128>(x, y, z, n, stream); return true;
     case 1: launch<MatmulStaged<T, ieee_t, 128, 128, 16, 3, 8>, T, 128, 128>(x, y, z, n, stream); return true;
     case 2: launch<MatmulStaged<T, ieee_t, 128, 128, 16, 2, 8>, T, 128, 128>(x, y, z, n, stream); return true;
+    case 3: launch<MatmulStaged<T, ieee_t, 128, 128, 32, 3, 8>, T, 128, 128>(x, y, z, n, stream); return true;
+    case 4: launch<MatmulStaged<T, ieee_t, 128, 128, 32, 4, 8>, T, 128, 128>(x, y, z, n, stream); return true;
     default: return false;
   }
 }

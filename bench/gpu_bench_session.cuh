@@ -67,8 +67,8 @@ void softmax(session& s, const char* benchmark, const std::string& variant, soft
   const double bytes = 8.0 * p.rows * p.cols;
   auto launch = [&](int i, cudaStream_t stream) {
     const int k = i % p.sets;
-    tp::gpu::program<Kernel, tl::ptr<const float>, tl::ptr<float>, int, int>
-        <<<(p.rows + B0 - 1) / B0, 32 * Kernel::num_warps, 0, stream>>>(
+    constexpr auto function = tp::gpu::program<Kernel, tl::ptr<const float>, tl::ptr<float>, int, int>;
+    function<<<(p.rows + B0 - 1) / B0, 32 * Kernel::num_warps, tp::gpu::shared_arena_bytes<function>(), stream>>>(
             Kernel{}, {p.x[k].data}, {p.z[k].data}, p.rows, p.cols);
   };
   cuda_check(cudaMemset(p.z[0].data, 0xff, sizeof(float) * p.rows * p.cols), "cudaMemset");  // NaN

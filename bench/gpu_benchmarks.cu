@@ -199,8 +199,8 @@ void vector_add(session& s, long long n) {
   const int programs = static_cast<int>((n + B0 - 1) / B0);
   auto launch = [&](int i, cudaStream_t stream) {
     const int k = i % sets;
-    tp::gpu::program<kernel, tl::ptr<const float>, tl::ptr<const float>, tl::ptr<float>, int>
-        <<<programs, 32 * kernel::num_warps, 0, stream>>>(kernel{}, {x[k].data}, {y[k].data}, {z[k].data},
+    constexpr auto function = tp::gpu::program<kernel, tl::ptr<const float>, tl::ptr<const float>, tl::ptr<float>, int>;
+    function<<<programs, 32 * kernel::num_warps, tp::gpu::shared_arena_bytes<function>(), stream>>>(kernel{}, {x[k].data}, {y[k].data}, {z[k].data},
                                                 static_cast<int>(n));
   };
   // Checked first, every element, on an output filled with NaN.
@@ -303,7 +303,7 @@ int attention_sweep(session* s) {
     const std::vector<std::vector<int>> configs =
         head_dim == 64
             ? std::vector<std::vector<int>>{{64, 32, 64}, {64, 64, 64}, {128, 64, 64}}
-            : std::vector<std::vector<int>>{{64, 32, 128}, {64, 64, 128}, {128, 32, 128}};
+            : std::vector<std::vector<int>>{{64, 32, 128}, {64, 64, 128}, {128, 32, 128}, {128, 64, 128}};
     std::optional<attention_problem> p;
     for (const bool causal : {false, true}) {
       if (p) p->causal = causal;

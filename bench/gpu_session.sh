@@ -83,7 +83,7 @@ if want build || want buildbench; then
       -DTILEPUZZLES_GPU_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1; then
     tail -30 "$out/build.log" | tee -a "$summary"; exit 1
   fi
-  targets="tilepuzzles tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts"
+  targets="tilepuzzles tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts tilepuzzles_shared_arena_probe"
   if want build; then
     targets="$targets tilepuzzles_gpu_tests $(cmake --build $build --target help | grep -oE "tilepuzzles_[a-z0-9_]+_solution(_gpu)?" | sort -u | xargs)"
   fi
@@ -169,6 +169,7 @@ if want bench; then
   say "== benchmarks ($(elapsed))"
   {
     ./$build/tilepuzzles_bench_gpu_float_facts
+    ./$build/tilepuzzles_shared_arena_probe
     benchmarks=${BENCH:-vector-add softmax-fused long-softmax-2loop long-softmax-3loop flash-attention}
     echo "\$ tilepuzzles bench $benchmarks --csv bench.csv --plot bench.svg"
     # shellcheck disable=SC2086
@@ -191,7 +192,7 @@ if want profile || want resources; then
   sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
             --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
   (
-    echo "---- cuobjdump -res-usage $module (softmax and matmul kernels)"
+    echo "---- cuobjdump -res-usage $module (softmax and matmul kernels; SHARED is the arena's markers: a program's shared memory is 129 times it, cuda/shared_arena.cuh)"
     cuobjdump -res-usage "$module" 2>&1 | grep -A1 -E "SoftmaxFused|LongSoftmax2Loop|Matmul" |
         grep -oE "(_Z[A-Za-z0-9_]+|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+)" | paste - - |
         while read -r name usage; do echo "$(echo "$name" | cu++filt | sed -E 's/, tl::gpu_w[0-9]+::ptr.*//; s/^void tp::gpu::program<//') $usage"; done
@@ -241,6 +242,7 @@ if want staged; then
     echo "exit $?" >> "$out/staged.txt"
     say "$tool, [pipeline]: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/staged.txt" | tail -1) ($(elapsed))"
   done
+  say "(SHARED: the arena's markers; a program's shared memory is 129 times it, cuda/shared_arena.cuh)"
   cuobjdump -res-usage $build/tilepuzzles_bench_gpu.so 2>/dev/null | c++filt |
       grep -A1 -E "Function .*Matmul(As|Staged)" | grep -oE "Matmul(As8?|Staged)<[^>]*>|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+" |
       paste -sd' ' | sed 's/ Matmul/\nMatmul/g' | tee -a "$out/staged.txt" "$summary"

@@ -4,8 +4,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
-#include <optional>
-#include <regex>
 #include <sstream>
 #include <tuple>
 
@@ -502,42 +500,6 @@ std::string hint_for(const error_event& e, const std::string& message, const std
 
 }  // namespace
 
-namespace {
-
-// ptxas refuses a kernel whose static shared memory passes 48 KiB after every template is
-// instantiated: no single construct's static_assert sees the sum (dot's operands, the stage
-// buffers of a pipelined tl::range, conversions), so the report says what shares it and what
-// to change. The block sizes are the kernel's integer template arguments, read off the mangled
-// name of tp::gpu::program<Kernel, ...> (`Li128E` is the int 128).
-std::optional<std::string> shared_memory_refusal(const std::string& log) {
-  static const std::regex refusal(
-      R"(Entry function '([^']+)' uses too much shared data \((0x[0-9a-fA-F]+) bytes, (0x[0-9a-fA-F]+) max\))");
-  std::smatch m;
-  if (!std::regex_search(log, m, refusal)) return std::nullopt;
-  const std::string mangled = m[1];
-  const long used = std::strtol(m[2].str().c_str(), nullptr, 16);
-  const long limit = std::strtol(m[3].str().c_str(), nullptr, 16);
-  // The kernel's own template arguments end where program's argument pack (J...E) begins.
-  const std::string kernel = mangled.substr(0, mangled.find("EEJ"));
-  static const std::regex integer("Li(n?[0-9]+)E");
-  std::string blocks;
-  for (auto it = std::sregex_iterator(kernel.begin(), kernel.end(), integer); it != std::sregex_iterator(); ++it) {
-    std::string v = (*it)[1];
-    if (v[0] == 'n') v[0] = '-';
-    blocks += (blocks.empty() ? "" : ", ") + v;
-  }
-  std::ostringstream s;
-  s << "the kernel" << (blocks.empty() ? "" : " with template arguments " + blocks) << " needs " << used
-    << " bytes of shared memory, more than the " << limit
-    << " a program gets (tl uses static shared memory only). It holds the operands of each tl::dot, the "
-       "stage buffers of a tl::range with num_stages and the buffers of layout conversions "
-       "(docs/tl.md, dot).\n  hint: use smaller blocks (a smaller K block first), fewer stages, or "
-       "fewer tiles that change layout";
-  return s.str();
-}
-
-}  // namespace
-
 compile_report summarize_compile_log(const std::string& log, const compile_log_context& context) {
   const std::vector<error_event> errors = read_errors(log);
   const std::string learner_prefix = context.learner_dir + "/";
@@ -664,13 +626,6 @@ compile_report summarize_compile_log(const std::string& log, const compile_log_c
   std::ostringstream s;
   const std::string what = context.gpu ? " does not compile for the GPU" : " does not compile";
   if (found.empty()) {
-    if (const auto refusal = shared_memory_refusal(strip_colours(log))) {
-      report.errors = 1;
-      s << context.shown_kernel_file << what << ":\n" << context.shown_kernel_file << ": " << *refusal
-        << "\nThe compiler's full output: " << context.log_file;
-      report.message = s.str();
-      return report;
-    }
     // Not a compiler error we can read (a crash of the compiler, a missing header...).
     s << context.shown_kernel_file << what << ". The compiler said:\n";
     std::istringstream lines(strip_colours(log));

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -15,6 +16,7 @@
 #include "checker/binding.hpp"
 #include "checker/device_tensors.hpp"
 #include "checker/launch.hpp"
+#include "cuda/shared_arena.cuh"
 
 namespace tp::gpu {
 
@@ -28,6 +30,50 @@ __global__ void __launch_bounds__(32 * Kernel::num_warps) program(Kernel kernel,
                 "tl (GPU backend): this kernel's num_warps is not the warp count this translation "
                 "unit's tl was built for (TL_NUM_WARPS): launch it from a unit built for its count");
   kernel(args...);
+}
+
+// The dynamic shared memory a launch of `function` needs: its tl arena, 128 times the markers
+// ptxas laid out in its static shared memory (cuda/shared_arena.cuh). Past 48 KiB the kernel's
+// limit is raised to it, once per process; where the GPU cannot give that much, `error` says so
+// and what to do.
+struct shared_arena {
+  std::size_t bytes = 0;
+  std::string error;
+};
+template <class... Params>
+shared_arena measure_shared_arena(void (*function)(Params...)) {
+  shared_arena arena;
+  cudaFuncAttributes attributes{};
+  if (auto e = cudaFuncGetAttributes(&attributes, function)) {
+    arena.error = std::string("reading the kernel's attributes failed: ") + cudaGetErrorString(e);
+    return arena;
+  }
+  arena.bytes = attributes.sharedSizeBytes * tl::cuda::arena_scale;
+  if (arena.bytes <= 48 * 1024) return arena;
+  int device = 0, limit = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (arena.bytes + attributes.sharedSizeBytes > static_cast<std::size_t>(limit)) {
+    arena.error = tl::cuda::shared_arena_too_large(arena.bytes + attributes.sharedSizeBytes,
+                                                    static_cast<std::size_t>(limit));
+  } else if (auto e = cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(arena.bytes))) {
+    arena.error = std::string("raising the kernel's shared memory limit failed: ") + cudaGetErrorString(e);
+  }
+  return arena;
+}
+template <auto Function>
+const shared_arena& shared_arena_of() {
+  static const shared_arena arena = measure_shared_arena(Function);
+  return arena;
+}
+
+// shared_arena_of's bytes, for a launcher that reports a failure by exception (the benchmarks).
+template <auto Function>
+std::size_t shared_arena_bytes() {
+  const shared_arena& arena = shared_arena_of<Function>();
+  if (!arena.error.empty()) throw std::runtime_error(arena.error);
+  return arena.bytes;
 }
 
 // Device memory that frees itself.
@@ -109,11 +155,19 @@ std::string launch(const launch_request& request) {
       return describe(e, ("copying " + t.name + " to the GPU").c_str());
   }
   const dim3 grid(request.grid[0], request.grid[1], request.grid[2]);
+  std::string arena_error;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    program<Kernel, std::tuple_element_t<I, params>...><<<grid, 32 * Kernel::num_warps>>>(
+    constexpr auto function = program<Kernel, std::tuple_element_t<I, params>...>;
+    const shared_arena& arena = shared_arena_of<function>();
+    if (!arena.error.empty()) {
+      arena_error = arena.error;
+      return;
+    }
+    function<<<grid, 32 * Kernel::num_warps, arena.bytes>>>(
         Kernel{}, detail::kernel_argument<std::tuple_element_t<I, params>>(I, buffers,
                                                                            request.sizes)...);
   }(std::make_index_sequence<std::tuple_size_v<params>>{});
+  if (!arena_error.empty()) return arena_error;
   if (auto e = cudaGetLastError()) return describe(e, "launching the kernel");
   if (auto e = cudaDeviceSynchronize()) return describe(e, "running the kernel");
   for (std::size_t i = 0; i < tensors.size(); ++i) {

@@ -14,22 +14,20 @@
 #include "cuda/runtime.cuh"
 
 #include "cuda/layout.cuh"
+#include "cuda/shared_arena.cuh"
 #include "cuda/tile_storage.cuh"
 
 namespace tl {
 inline namespace TL_ABI {
 namespace cuda {
 
-// Shared memory for conversions and reductions, allocated statically in each kernel that uses
-// it: one buffer per size in bytes, shared by every element type. A kernel's buffers may total
-// 48 KiB (static shared memory); past that, ptxas stops the build ("uses too much shared data").
+// Shared memory for conversions, reductions and dot's staging, in the kernel's arena
+// (cuda/shared_arena.cuh): one buffer per size in bytes, shared by every element type.
+template <int Bytes>
+struct shared_bytes_key;
 template <int Bytes>
 __device__ __forceinline__ void* shared_bytes() {
-  static_assert(Bytes <= 48 * 1024,
-                "tl (GPU backend): a tile that changes layout or is reduced across warps needs "
-                "more than 48 KiB of shared memory: use smaller blocks");
-  alignas(16) __shared__ unsigned char buffer[Bytes];
-  return buffer;
+  return shared_region<shared_bytes_key<Bytes>, Bytes>();
 }
 template <class T, int Elements>
 __device__ __forceinline__ T* shared_buffer() {

@@ -160,9 +160,9 @@ __device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
   evaluate_into(out.storage, acc);
 
   constexpr int staged = K * a_stride + K * b_stride;
-  constexpr bool fits = staged * 4 <= 48 * 1024;
+  constexpr bool fits = staged * 4 <= max_block_shared_bytes;
   static_assert(fits,
-                "tl::dot of these blocks needs more than 48 KiB of shared memory on the GPU (its "
+                "tl::dot of these blocks needs more than 227 KiB of shared memory on the GPU (its "
                 "operands, [M, K] and [K, N] floats, are staged there): use a smaller K block "
                 "(B_MID), or smaller M and N blocks");
   float* const as = shared_buffer<float, fits ? staged : 4>();  // one error, not two

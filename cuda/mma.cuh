@@ -431,9 +431,9 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
                                                 layouts::log2_exact(M), layouts::log2_exact(K), log_n, bytes>;
   constexpr int staged_a = a_in_registers::value ? 0 : SwzA::elements;
   constexpr int staged_bytes = (staged_a + SwzB::elements) * bytes;
-  constexpr bool fits = staged_bytes <= 48 * 1024;
+  constexpr bool fits = staged_bytes <= max_block_shared_bytes;
   static_assert(fits,
-                "tl::dot of these blocks needs more than 48 KiB of shared memory on the GPU (its "
+                "tl::dot of these blocks needs more than 227 KiB of shared memory on the GPU (its "
                 "operands, [M, K] and [K, N], are staged there for the tensor cores): use a "
                 "smaller K block (B_MID), or smaller M and N blocks");
   Stored* const buffer = static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());

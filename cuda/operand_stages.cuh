@@ -32,8 +32,8 @@
 // Everything else is cuda/pipeline.cuh's, with the same fallbacks: a load the site cannot copy
 // ahead (a second load of the type in one iteration, a nested range's claim, scalars or a base
 // pointer that changed since the claim) is loaded plainly, and its tile has no slot, so dot stages
-// it. Where two slots do not fit in max_operand_stage_bytes the load goes to cuda/pipeline.cuh's per-thread
-// slots (or plainly): static shared memory is 48 KiB per kernel, shared with dot's own staging.
+// it. Where two slots do not fit in max_operand_stage_bytes (tile/range_leaves.hpp) the load goes
+// to cuda/pipeline.cuh's per-thread slots (or plainly).
 #pragma once
 
 #include "cuda/runtime.cuh"
@@ -70,12 +70,6 @@ inline constexpr bool can_stage_operand = [] {
 
 template <class PE, class MaskE, class OtherE>
 inline constexpr int operand_state_words = state_words<PE>() + state_words<MaskE>() + state_words<OtherE>();
-
-// An operand site's stage buffer may take this much of the kernel's 48 KiB of static shared
-// memory: two of them and dot's own staging of the largest operands that get two stages (128 x 64
-// x 32 and 64 x 128 x 32 with 4 warps, 128 x 128 x 16 with 8) fit beside each other; a 128 x
-// 128 x 32 product would need dynamic shared memory for its stages.
-inline constexpr int max_operand_stage_bytes = 18 * 1024;
 
 // The stages of an operand site: the range's, fewer where the slots and the bookkeeping would pass
 // max_operand_stage_bytes.

@@ -26,8 +26,8 @@
 // index) it loads plainly. So every load gives the bits a plain loop gives.
 //
 // A site's stages S' are the range's S, fewer where its buffer (slots and bookkeeping) would pass
-// max_stage_bytes (static shared memory is 48 KiB per kernel, shared with dot's staging and
-// conversions); with fewer than 2 it is not pipelined.
+// max_stage_bytes (tile/range_leaves.hpp; the buffer is in the kernel's shared-memory arena,
+// cuda/shared_arena.cuh); with fewer than 2 it is not pipelined.
 //
 // A 2-D float16/bfloat16 load that can be an operand of tl::dot does not come here: it is copied by
 // the whole block into dot's own swizzled shared memory instead (cuda/operand_stages.cuh), which
@@ -44,6 +44,7 @@
 #include "cuda/evaluate.cuh"
 #include "cuda/memory.cuh"
 #include "cuda/runs.cuh"
+#include "cuda/shared_arena.cuh"
 #include "cuda/tile_storage.cuh"
 #include "tile/memory.hpp"
 #include "tile/range.hpp"
@@ -52,11 +53,6 @@
 namespace tl {
 inline namespace TL_ABI {
 namespace cuda {
-
-// The stage buffer of one site (its slots and every thread's bookkeeping words) may take this
-// much of the kernel's 48 KiB of static shared memory: a matmul's two operands and dot's staging
-// of them then fit beside each other at every block size the benchmarks and puzzles use.
-inline constexpr int max_stage_bytes = 16 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // cp.async (sm_80 and later; plain copies before, and in the host emulation deferred to the wait)
@@ -175,8 +171,7 @@ struct pipeline_key;
 // every thread's bookkeeping words.
 template <class Key, int Bytes>
 __device__ __forceinline__ unsigned char* stage_memory() {
-  alignas(16) __shared__ unsigned char buffer[Bytes];
-  return buffer;
+  return shared_region<Key, Bytes>();
 }
 
 template <class PE, class MaskE>

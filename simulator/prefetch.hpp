@@ -74,9 +74,6 @@ struct prefetch_sites {
   std::array<prefetch_site, max_sites> sites;
 };
 
-// A site's stage buffer may take this much shared memory (cuda::max_stage_bytes).
-inline constexpr long long max_stage_bytes = 16 * 1024;
-
 // log2 of the registers per thread of the GPU's blocked layout (cuda/layout.cuh's blocked) of a
 // tile with `row_bits` bits of rows and `col_bits` of its last dimension: `vector_bits` of the
 // columns in registers; rows on lanes 2 to 4, one register, the warps, registers; the other
@@ -112,9 +109,8 @@ int prefetch_stages(int stages, int state_words, int num_warps) {
 
 // A 2-D float16/bfloat16 load that can be tl::dot's operand is copied on the GPU by the whole block
 // into dot's swizzled shared memory instead (cuda::can_stage_operand): slots of the whole [R, C]
-// tile, a budget of 18 KiB (cuda::max_operand_stage_bytes) and per thread an owner and a group
-// word per slot, beside the claimed scalars of the pointers, mask and `other`.
-inline constexpr long long max_operand_stage_bytes = 18 * 1024;
+// tile, a budget of max_operand_stage_bytes (tile/range_leaves.hpp) and per thread an owner and a
+// group word per slot, beside the claimed scalars of the pointers, mask and `other`.
 inline constexpr int max_state_words = 16;  // cuda::pipeline_sites::max_state_words
 
 template <class Elem, class S, class OtherE>

@@ -257,21 +257,6 @@ TEST_CASE("nvcc's error for a num_warps that is not a power of two says which co
                 .gpu = true});
 }
 
-TEST_CASE("ptxas's refusal of too much shared memory names the block sizes and what shares it",
-          "[compile-errors]") {
-  // A real log: solutions/flash_attention.hpp at B0 = 128, B1 = 64, D = 128 (float16, 8 warps)
-  // compiled for sm_90; its buffers pass 48 KiB only once every template is instantiated, so
-  // ptxas, not a static_assert, refuses it.
-  check_report({.log = "flash_attention_shared_memory_nvcc.log",
-                .kernel_file = "flash_attention.hpp",
-                .says = {"student/flash_attention.hpp: the kernel with template arguments 128, 64, 128 "
-                         "needs 50192 bytes of shared memory, more than the 49152",
-                         "tl::range with num_stages", "hint: use smaller blocks"},
-                .omits = {"_ZN2tp3gpu", "ptxas"},
-                .errors = 1,
-                .gpu = true});
-}
-
 TEST_CASE("Output that is not a compiler's error list is shown as it is, shortly",
           "[compile-errors]") {
   tp::compile_log_context context;

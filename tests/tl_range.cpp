@@ -247,7 +247,7 @@ namespace {
 // choosing them; the twin masks the load itself. Such a tile is too large for a per-thread stage
 // buffer with 4 warps (two stages of 8 KiB and the words pass 16 KiB), but it can be dot's operand:
 // the GPU copies it by the whole block into dot's shared memory, one iteration ahead
-// (cuda/operand_stages.cuh, 18 KiB), the `if` notwithstanding.
+// (cuda/operand_stages.cuh, within max_operand_stage_bytes), the `if` notwithstanding.
 int half_blocks_load_line = 0;
 template <bool MaskedToo>
 tl::sim::launch_result half_blocks(int n) {

@@ -13,6 +13,15 @@
 namespace tl {
 inline namespace TL_ABI {
 
+// The shared memory one pipelined load's stage buffer (its slots and bookkeeping words) may take
+// on the GPU: a site whose range asks for more stages than fit gets fewer, none below 2. The GPU
+// lowering (cuda/pipeline.cuh, cuda/operand_stages.cuh) and the simulator's replay of it
+// (simulator/prefetch.hpp) both read these. The stages are in the kernel's shared-memory arena
+// (cuda/shared_arena.cuh), 227 KiB at most; these budgets keep two operands' stages and dot's
+// own staging within about half of a multiprocessor's 228 KiB, so that two blocks fit on one.
+inline constexpr int max_stage_bytes = 16 * 1024;           // a load copied by each thread
+inline constexpr int max_operand_stage_bytes = 48 * 1024;   // tl::dot's 16-bit operand, by the block
+
 template <class E>
 struct is_range_index_expr : std::false_type {};
 template <int St>

@@ -1,13 +1,14 @@
 // GPU backend: tl::dot with tl::tf32 stages its operands through swizzled shared memory for the
-// tensor cores (cuda/mma.cuh); blocks whose operands need more than 48 KiB fail to compile with
-// a message that names dot and the tensor cores, never into other code. Here a
-// [128, 64] @ [64, 128] needs 64 KiB of TF32 words; the twin's [128, 32] @ [32, 128] needs 32 KiB.
-// Built for sm_75 (tests/CMakeLists.txt), the twin fails too: mma.sync on TF32 needs sm_80.
+// tensor cores (cuda/mma.cuh); blocks whose operands need more than a block's 227 KiB fail to
+// compile with a message that names dot and the tensor cores, never into other code. Here a
+// [128, 256] @ [256, 128] needs 256 KiB of TF32 words; the twin's [128, 64] @ [64, 128] needs
+// 64 KiB. Built for sm_75 (tests/CMakeLists.txt), the twin fails too: mma.sync on TF32 needs sm_80.
+#define TL_NUM_WARPS 16
 #include "tile/tl.hpp"
 #ifdef CORRECT_TWIN
-constexpr int depth = 32;
-#else
 constexpr int depth = 64;
+#else
+constexpr int depth = 256;
 #endif
 template <int M, int N, int K>
 struct Kernel {

@@ -1,13 +1,14 @@
-// GPU backend: a layout conversion that needs more than 48 KiB of shared memory fails to compile
-// with a message that says what to change. Here a loaded [128, 128] tile is added to a declared
-// accumulator (the mma layout): the loaded tile moves through 64 KiB of shared memory. The twin's
-// [64, 128] tile needs 32 KiB and compiles.
+// GPU backend: a layout conversion that needs more shared memory than a block has (227 KiB)
+// fails to compile with a message that says what to change. Here a loaded [256, 256] tile is added
+// to a declared accumulator (the mma layout): the loaded tile moves through 260 KiB of shared
+// memory. The twin's [128, 256] tile needs 130 KiB, past the 48 KiB of static shared memory, and
+// compiles: the kernel's arena is dynamic shared memory (cuda/shared_arena.cuh).
 #define TL_NUM_WARPS 16
 #include "tile/tl.hpp"
 #ifdef CORRECT_TWIN
-constexpr int rows = 64;
-#else
 constexpr int rows = 128;
+#else
+constexpr int rows = 256;
 #endif
 template <int B0, int B1>
 struct Kernel {
@@ -20,4 +21,4 @@ struct Kernel {
 };
 template <class K>
 __global__ void run(tl::ptr<const float> x, tl::ptr<float> z) { K{}(x, z); }
-template __global__ void run<Kernel<rows, 128>>(tl::ptr<const float>, tl::ptr<float>);
+template __global__ void run<Kernel<rows, 256>>(tl::ptr<const float>, tl::ptr<float>);

@@ -3,9 +3,11 @@
 // block reaches instead of hanging.
 #define TL_EMULATED_GPU 1
 #include "cuda/host_emulation.hpp"
+#include "cuda/shared_arena.cuh"
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -48,4 +50,26 @@ TEST_CASE("a barrier that only some threads of a block reach is reported, not hu
     __syncthreads();
   });
   CHECK_THAT(error, Catch::Contains("reached by 32 of the block's 64 threads"));
+}
+
+TEST_CASE("each shared buffer of a kernel is its own, 128-byte aligned, the same at every call",
+          "[emulation]") {
+  struct first;
+  struct second;
+  using tl::cuda::shared_region;
+  unsigned char* a = shared_region<first, 1000>();
+  unsigned char* b = shared_region<second, 1000>();
+  CHECK(a != b);
+  CHECK(shared_region<first, 1000>() == a);
+  CHECK(reinterpret_cast<std::uintptr_t>(a) % 128 == 0);
+  CHECK(reinterpret_cast<std::uintptr_t>(b) % 128 == 0);
+}
+
+TEST_CASE("a kernel whose shared memory passes what the GPU gives a block is refused with both "
+          "sizes and what to change",
+          "[emulation]") {
+  const std::string message = tl::cuda::shared_arena_too_large(240 * 1024 + 1, 227 * 1024);
+  CHECK(message.find("needs 241 KiB of shared memory per program") != std::string::npos);
+  CHECK(message.find("at most 227 KiB") != std::string::npos);
+  CHECK(message.find("use smaller blocks, or fewer stages in tl::range") != std::string::npos);
 }

@@ -1,0 +1,75 @@
+// Shared memory: one arena per kernel, laid out at compile time, launched as dynamic shared
+// memory so that it may pass the 48 KiB ptxas allows a kernel's static shared memory.
+//
+// Each buffer tl's lowering needs (a conversion's or a reduction's, dot's staging, a pipelined
+// site's stages) is named by a type and has a size known at compile time, but the set a kernel
+// uses is known only once nvcc has instantiated the kernel: no C++ expression can sum it. ptxas
+// can: it lays out every static __shared__ variable a kernel reaches. So each buffer of B bytes
+// is represented in static shared memory by a marker of ceil(B / 128) bytes, and ptxas's layout
+// of the markers, scaled by 128, is the layout of the buffers in the arena. The markers take
+// 1/128 of the arena; a buffer starts on a 128-byte boundary.
+//
+// The launcher (checker/gpu_launch.cuh, shared_arena_of) launches a kernel with 128 times its
+// static shared memory (cudaFuncGetAttributes) as dynamic shared memory. The dynamic region
+// begins where the static one ends, so a marker's distance below the dynamic region, times 128,
+// is its buffer's distance below the arena's end (%dynamic_smem_size past its start): the
+// buffers lie within the arena for any launch that gives at least that much. Seen on an H200,
+// built for sm_90 and for sm_80: ptxas puts the markers after the GPU's reserved kilobyte,
+// largest first, and the dynamic region right after them at a multiple of 128 bytes, and
+// cudaFuncGetAttributes counts the bytes in between as static.
+//
+// In the host emulation a buffer is a static array of its own size: one block runs at a time.
+#pragma once
+
+#include "cuda/runtime.cuh"
+
+#include <cstddef>
+#include <string>
+
+#include "tile/config.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+namespace cuda {
+
+// Bytes of the arena per byte of marker.
+inline constexpr int arena_scale = 128;
+
+// The most shared memory a block may have on sm_90 (cudaDevAttrMaxSharedMemoryPerBlockOptin:
+// 227 KiB); an sm_80 GPU gives 163 KiB, which the launcher checks.
+inline constexpr int max_block_shared_bytes = 227 * 1024;
+
+// The buffer of Bytes bytes named Key, 128-byte aligned, the same in every thread of the block
+// and at every call.
+template <class Key, int Bytes>
+__device__ __forceinline__ unsigned char* shared_region() {
+  static_assert(Bytes > 0 && Bytes <= max_block_shared_bytes,
+                "tl (GPU backend): a kernel's tiles need more shared memory than a block of an "
+                "H100 has (227 KiB) for one conversion, reduction, dot or pipelined load: use "
+                "smaller blocks or fewer stages");
+#if defined(TL_EMULATED_GPU)
+  alignas(arena_scale) __shared__ unsigned char buffer[Bytes];
+  return buffer;
+#else
+  __shared__ unsigned char marker[(Bytes + arena_scale - 1) / arena_scale];
+  extern __shared__ __align__(128) unsigned char arena[];
+  unsigned size;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(size));
+  const unsigned below = static_cast<unsigned>(__cvta_generic_to_shared(arena)) -
+                         static_cast<unsigned>(__cvta_generic_to_shared(marker));
+  return arena + size - below * arena_scale;
+#endif
+}
+
+// What a launch whose arena does not fit the GPU reports.
+inline std::string shared_arena_too_large(std::size_t needed, std::size_t limit) {
+  auto kib = [](std::size_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KiB"; };
+  return "the kernel needs " + kib(needed) + " of shared memory per program (its layout "
+         "conversions, reductions, dot's operands and the stages of its pipelined loads), and this "
+         "GPU gives a block at most " + kib(limit) +
+         ": use smaller blocks, or fewer stages in tl::range";
+}
+
+}  // namespace cuda
+}  // namespace TL_ABI
+}  // namespace tl
