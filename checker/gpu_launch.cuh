@@ -33,8 +33,8 @@ __global__ void __launch_bounds__(32 * Kernel::num_warps) program(Kernel kernel,
 }
 
 // The dynamic shared memory a launch of `function` needs: its tl arena, 128 times the markers
-// ptxas laid out in its static shared memory (cuda/shared_arena.cuh). Past 48 KiB the kernel's
-// limit is raised to it, once per process; where the GPU cannot give that much, `error` says so
+// ptxas laid out in its static shared memory (cuda/shared_arena.cuh). Where the two pass 48 KiB
+// the kernel's limit is raised, once per process; where the GPU cannot give that much, `error` says so
 // and what to do.
 struct shared_arena {
   std::size_t bytes = 0;
@@ -49,7 +49,8 @@ shared_arena measure_shared_arena(void (*function)(Params...)) {
     return arena;
   }
   arena.bytes = attributes.sharedSizeBytes * tl::cuda::arena_scale;
-  if (arena.bytes <= 48 * 1024) return arena;
+  // Static and dynamic together: past 48 KiB a launch needs the kernel's limit raised.
+  if (arena.bytes + attributes.sharedSizeBytes <= 48 * 1024) return arena;
   int device = 0, limit = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
