@@ -31,7 +31,7 @@ fi
 bash bench/gpu_session.sh "$work/bench" "$steps" >> "$summary" 2>&1
 cp "$work/bench/bench.txt" "$work/bench/bench.csv" "$work/bench/baselines.txt" "$out/" 2>/dev/null
 {
-  echo "---- cuobjdump -res-usage build-gpu/tilepuzzles_bench_gpu.so (flash-attention kernels; SHARED is the arena's markers: a program's shared memory is 129 times it)"
+  echo "---- cuobjdump -res-usage build-gpu/tilepuzzles_bench_gpu.so (flash-attention kernels; SHARED is the 1 KiB sm_90 reserves and the arena's markers; the arena is 128 times the markers)"
   cuobjdump -res-usage build-gpu/tilepuzzles_bench_gpu.so 2>&1 | grep -A1 -E "Attention" |
       grep -oE "(_Z[A-Za-z0-9_]+|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+)" | paste - - |
       while read -r name usage; do

@@ -192,7 +192,7 @@ if want profile || want resources; then
   sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
             --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
   (
-    echo "---- cuobjdump -res-usage $module (softmax and matmul kernels; SHARED is the arena's markers: a program's shared memory is 129 times it, cuda/shared_arena.cuh)"
+    echo "---- cuobjdump -res-usage $module (softmax and matmul kernels; SHARED is the 1 KiB sm_90 reserves and the arena's markers; the arena is 128 times the markers, cuda/shared_arena.cuh)"
     cuobjdump -res-usage "$module" 2>&1 | grep -A1 -E "SoftmaxFused|LongSoftmax2Loop|Matmul" |
         grep -oE "(_Z[A-Za-z0-9_]+|REG:[0-9]+ STACK:[0-9]+ SHARED:[0-9]+ LOCAL:[0-9]+)" | paste - - |
         while read -r name usage; do echo "$(echo "$name" | cu++filt | sed -E 's/, tl::gpu_w[0-9]+::ptr.*//; s/^void tp::gpu::program<//') $usage"; done
@@ -242,7 +242,7 @@ if want staged; then
     echo "exit $?" >> "$out/staged.txt"
     say "$tool, [pipeline]: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/staged.txt" | tail -1) ($(elapsed))"
   done
-  say "(SHARED: the arena's markers; a program's shared memory is 129 times it, cuda/shared_arena.cuh)"
+  say "(SHARED: the 1 KiB sm_90 reserves and the arena's markers; the arena is 128 times the markers, cuda/shared_arena.cuh)"
   cuobjdump -res-usage $build/tilepuzzles_bench_gpu.so 2>/dev/null | c++filt |
       grep -A1 -E "Function .*Matmul(As|Staged)" | grep -oE "Matmul(As8?|Staged)<[^>]*>|REG:[0-9]+|STACK:[0-9]+|SHARED:[0-9]+|LOCAL:[0-9]+" |
       paste -sd' ' | sed 's/ Matmul/\nMatmul/g' | tee -a "$out/staged.txt" "$summary"

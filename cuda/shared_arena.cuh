@@ -11,9 +11,12 @@
 //
 // The launcher (checker/gpu_launch.cuh, shared_arena_of) launches a kernel with 128 times its
 // static shared memory (cudaFuncGetAttributes) as dynamic shared memory. The dynamic region
-// begins where the static one ends, so a marker's distance below the dynamic region, times 128,
-// is its buffer's distance below the arena's end (%dynamic_smem_size past its start): the
-// buffers lie within the arena for any launch that gives at least that much. Seen on an H200,
+// begins where the static one ends, so the static region mirrored about that point, scaled by
+// 128, is the arena: a buffer starts 128 times its marker's end's distance below the dynamic
+// region into the arena. Markers do not overlap, so neither do their buffers, and every buffer
+// ends within 128 times the static region. The offsets are link-time constants, as a static
+// array's address is, and multiples of 128, which the compiler sees (it keeps 16-byte shared
+// accesses whole; an offset read from %dynamic_smem_size made it split them). Seen on an H200,
 // built for sm_90 and for sm_80: ptxas puts the markers after the GPU's reserved kilobyte,
 // largest first, and the dynamic region right after them at a multiple of 128 bytes, and
 // cudaFuncGetAttributes counts the bytes in between as static.
@@ -51,13 +54,13 @@ __device__ __forceinline__ unsigned char* shared_region() {
   alignas(arena_scale) __shared__ unsigned char buffer[Bytes];
   return buffer;
 #else
-  __shared__ unsigned char marker[(Bytes + arena_scale - 1) / arena_scale];
+  constexpr int marker_bytes = (Bytes + arena_scale - 1) / arena_scale;
+  __shared__ unsigned char marker[marker_bytes];
   extern __shared__ __align__(128) unsigned char arena[];
-  unsigned size;
-  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(size));
-  const unsigned below = static_cast<unsigned>(__cvta_generic_to_shared(arena)) -
-                         static_cast<unsigned>(__cvta_generic_to_shared(marker));
-  return arena + size - below * arena_scale;
+  // Link-time constants: ptxas folds the buffer's address, as it would a static array's.
+  const unsigned above = static_cast<unsigned>(__cvta_generic_to_shared(arena)) -
+                         static_cast<unsigned>(__cvta_generic_to_shared(marker)) - marker_bytes;
+  return arena + above * arena_scale;
 #endif
 }
 
