@@ -14,12 +14,17 @@
 // begins where the static one ends, so the static region mirrored about that point, scaled by
 // 128, is the arena: a buffer starts 128 times its marker's end's distance below the dynamic
 // region into the arena. Markers do not overlap, so neither do their buffers, and every buffer
-// ends within 128 times the static region. The offsets are link-time constants, as a static
-// array's address is, and multiples of 128, which the compiler sees (it keeps 16-byte shared
-// accesses whole; an offset read from %dynamic_smem_size made it split them). Seen on an H200,
-// built for sm_90 and for sm_80: ptxas puts the markers after the GPU's reserved kilobyte,
-// largest first, and the dynamic region right after them at a multiple of 128 bytes, and
-// cudaFuncGetAttributes counts the bytes in between as static.
+// ends within 128 times the static region. (Seen on an H200, built for sm_90 and for sm_80:
+// ptxas puts the markers after the GPU's reserved kilobyte, largest first, and the dynamic
+// region right after them at a multiple of 128 bytes; cudaFuncGetAttributes counts the bytes in
+// between as static. bench/shared_arena_probe.cu shows it.)
+//
+// The offsets are multiples of 128, which the compiler sees, so it keeps 16-byte shared accesses
+// whole (an offset read from %dynamic_smem_size made it split them). They are not free: ptxas
+// computes a buffer's address from two shared addresses where a static array's is an immediate,
+// a few instructions per use that it does not hoist out of a loop. Measured on an H200
+// (bench/RESULTS.md, "The shared-memory arena"): the 255-register staged fp16 matmul at
+// 128 x 128 x 16 loses 10 %, flash attention and the plain loops nothing measurable.
 //
 // In the host emulation a buffer is a static array of its own size: one block runs at a time.
 #pragma once
@@ -57,10 +62,12 @@ __device__ __forceinline__ unsigned char* shared_region() {
   constexpr int marker_bytes = (Bytes + arena_scale - 1) / arena_scale;
   __shared__ unsigned char marker[marker_bytes];
   extern __shared__ __align__(128) unsigned char arena[];
-  // Link-time constants: ptxas folds the buffer's address, as it would a static array's.
-  const unsigned above = static_cast<unsigned>(__cvta_generic_to_shared(arena)) -
-                         static_cast<unsigned>(__cvta_generic_to_shared(marker)) - marker_bytes;
-  return arena + above * arena_scale;
+  // In 32-bit shared addresses, made generic once: a generic pointer computed from the arena's
+  // generic address took more registers (4 blocks of the 3-stage 64 x 64 x 32 matmul per
+  // multiprocessor became 3, 54 to 48 TFLOP/s on an H200).
+  const unsigned start = static_cast<unsigned>(__cvta_generic_to_shared(arena));
+  const unsigned above = start - static_cast<unsigned>(__cvta_generic_to_shared(marker)) - marker_bytes;
+  return static_cast<unsigned char*>(__cvta_shared_to_generic(start + above * arena_scale));
 #endif
 }
 
