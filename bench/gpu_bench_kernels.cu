@@ -125,6 +125,45 @@ struct KeysTransAttention {
   }
 };
 
+// The solution with its loop over keys as a pipelined range (`tl::range(..., tl::num_stages<S>)`):
+// kᵀ and v of later blocks copied into dot's shared memory while the current block's products
+// run. For the A/B of bench/NOTES.md (version 7).
+template <class T, int B0, int B1, int D, int Stages>
+struct PipelinedKeysAttention {
+  static constexpr int num_warps = std::clamp(B0 * D / (32 * 64), 4, 8);
+  TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
+                            tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {
+    int start_m = tl::program_id(0) * B0;
+    int head_offset = tl::program_id(1) * N * D;
+    auto rows = start_m + tl::arange<B0>();
+    auto dims = tl::arange<D>();
+    auto row_mask = rows < N;
+    const float qk_scale = 1.44269504f / std::sqrt(static_cast<float>(D));
+    tl::tile<T, B0, D> queries =
+        tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
+    tl::tile<float, B0> m_i = tl::full<B0>(-INFINITY);
+    tl::tile<float, B0> l_i = 0.0f;
+    tl::tile<float, B0, D> acc = 0.0f;
+    int end = CAUSAL ? std::min(N, start_m + B0) : N;
+    for (auto start_n : tl::range(0, end, B1, tl::num_stages<Stages>)) {
+      auto cols = start_n + tl::arange<B1>();
+      auto col_mask = cols < N;
+      auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
+      auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
+      auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
+      auto scores = tl::where(visible, tl::dot(queries, keys_t) * qk_scale, -INFINITY);
+      auto m_new = tl::maximum(m_i, tl::max<1>(scores));
+      auto p = tl::exp2(scores - m_new.col());
+      auto alpha = tl::exp2(m_i - m_new);
+      l_i = l_i * alpha + tl::sum<1>(p);
+      acc = tl::dot(tl::cast<T>(p), values, acc * alpha.col());
+      m_i = m_new;
+    }
+    tl::store(o + head_offset + rows.col() * D + dims.row(), tl::cast<T>(acc / l_i.col()),
+              row_mask.col());
+  }
+};
+
 // ---- attention: checks, then times, one kernel on `p`
 
 template <class Kernel, int B0>
@@ -209,6 +248,16 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_attention<FlashAttention<float16, 64, 64, 128>, 64, 64, 128>(t);
   add_attention<FlashAttention<float16, 128, 32, 128>, 128, 32, 128>(t);
   add_attention<FlashAttention<float16, 128, 64, 128>, 128, 64, 128>(t);
+  // The A/B of a pipelined loop over keys (bench/NOTES.md, version 7).
+  if constexpr (warps == 4) {
+    t.attention[kernel_key("flash-attention", {128, 64, 64}) + " (keys pipelined, 2 stages)"] = {
+        &attention<PipelinedKeysAttention<float16, 128, 64, 64, 2>, 128>, warps};
+    t.attention[kernel_key("flash-attention", {128, 64, 64}) + " (keys pipelined, 3 stages)"] = {
+        &attention<PipelinedKeysAttention<float16, 128, 64, 64, 3>, 128>, warps};
+  }
+  if constexpr (warps == 8)
+    t.attention[kernel_key("flash-attention", {128, 64, 128}) + " (keys pipelined, 2 stages)"] = {
+        &attention<PipelinedKeysAttention<float16, 128, 64, 128, 2>, 128>, warps};
   if constexpr (warps == 4) {
     t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (q staged)"] = {
         &attention<QStagedAttention<float16, 64, 64, 64>, 64>, warps};
