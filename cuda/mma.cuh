@@ -51,6 +51,7 @@
 #include "cuda/mma_registers.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/wgmma.cuh"
 #include "tile/dtypes.hpp"
 #include "tile/expr.hpp"
 #include "tile/precision.hpp"
@@ -62,12 +63,23 @@ namespace cuda {
 // ---------------------------------------------------------------------------------------------
 // Shared memory in rows of 16-byte chunks, the chunk index XORed with row bits: any 8
 // consecutive rows (starting at a multiple of 8) at one chunk column land in 8 different groups
-// of 4 banks, which is what ldmatrix reads. With 8 or more chunks per row, rows r and r + 1 (r
-// even) get XOR masks that differ in bit 2, so the 16-byte stores of a quarter-warp (two rows of
-// four chunks, as a loaded tile's layout holds them) fill 8 groups too, and rows 8 apart differ
-// in bit 2 as well (TF32's b^T is written 4 rows at a time, 4 and 8 apart). With fewer chunks,
-// 8 / chunks consecutive rows already fill the 8 groups between them, and the higher row bits
-// permute the chunks.
+// of 4 banks, which is what ldmatrix reads.
+//
+// 16-bit operands (float16, bfloat16) are laid out as Hopper's wgmma reads a swizzled operand
+// from shared memory (cuda/wgmma.cuh), so that one layout serves ldmatrix, wgmma and the pipelined
+// copies: rows of W = min(2 * Cols, 128) bytes (32, 64 or 128), a tile wider than 64 elements cut
+// into panels of 64 columns stored one after the other ([panel][row][chunk]), and chunk c of row r
+// stored at c ^ ((r * W / 128) % (W / 16)): the 16-byte chunk bits of the byte address XORed with
+// the bits above 128 bytes, which is the swizzle the hardware applies to addresses (32-, 64- and
+// 128-byte modes) once the buffer is aligned to 8 rows. A quarter-warp that stores two rows of
+// four chunks (a loaded tile's blocked layout at 64 columns or more) meets two-way bank
+// conflicts; ldmatrix's eight rows and the pipelined copies' whole rows meet none.
+//
+// 32-bit words (TF32) keep their own permutation: with 8 or more chunks per row, rows r and r + 1
+// (r even) get XOR masks that differ in bit 2, so the 16-byte stores of a quarter-warp (two rows
+// of four chunks) fill 8 groups too, and rows 8 apart differ in bit 2 as well (TF32's b^T is
+// written 4 rows at a time, 4 and 8 apart). With fewer chunks, 8 / chunks consecutive rows
+// already fill the 8 groups between them, and the higher row bits permute the chunks.
 template <int Rows, int Cols, int ElemBytes>
 struct swizzled {
   static constexpr int per_chunk = 16 / ElemBytes;  // elements per 16-byte chunk
@@ -77,6 +89,7 @@ struct swizzled {
   static constexpr int row_shift = chunks >= 8 ? 0 : layouts::log2_exact(8 / chunks);
   static constexpr int xor_mask = (chunks >= 8 ? 8 : chunks) - 1;
   static constexpr int elements = Rows * Cols;
+  static constexpr int alignment = 16;
 
   __device__ __forceinline__ static int mask_of(int row) {
     if constexpr (chunks >= 8)  // row bits 0, 1, 2 as mask bits 2, 0, 1; row bit 3 into bit 2
@@ -91,6 +104,36 @@ struct swizzled {
   // The element index of (row, col).
   __device__ __forceinline__ static int at(int row, int col) {
     return chunk_at(row, col / per_chunk) * per_chunk + (col & (per_chunk - 1));
+  }
+};
+
+template <int Rows, int Cols>
+struct swizzled<Rows, Cols, 2> {
+  static constexpr int per_chunk = 8;
+  static constexpr int chunks = Cols / per_chunk;  // chunks per row of the tile
+  static_assert(chunks >= 2 && (chunks & (chunks - 1)) == 0 && Rows % 8 == 0,
+                "tl (GPU backend): internal error: a swizzled 16-bit tile of rows under 32 bytes");
+  static constexpr int row_chunks = chunks < 8 ? chunks : 8;  // chunks per stored row
+  static constexpr int row_bytes = 16 * row_chunks;           // 32, 64 or 128: the swizzle mode
+  static constexpr int per_row = 8 * row_chunks;              // elements per stored row
+  static constexpr int panels = chunks / row_chunks;
+  static constexpr int panel_bytes = Rows * row_bytes;
+  static constexpr int row_shift = layouts::log2_exact(8 / row_chunks);
+  static constexpr int elements = Rows * Cols;
+  static constexpr int alignment = 8 * row_bytes;  // the swizzle's period: 8 stored rows
+
+  __device__ __forceinline__ static int mask_of(int row) { return (row >> row_shift) & (row_chunks - 1); }
+  __device__ __forceinline__ static int chunk_at(int row, int chunk) {
+    const int panel = chunk / row_chunks, within = chunk & (row_chunks - 1);
+    return (panel * Rows + row) * row_chunks + (within ^ mask_of(row));
+  }
+  __device__ __forceinline__ static int at(int row, int col) {
+    return chunk_at(row, col / per_chunk) * per_chunk + (col & (per_chunk - 1));
+  }
+  // The byte offset of (row, col) before the swizzle, for row a multiple of 8 and col of 8: where
+  // a wgmma descriptor starts (the hardware swizzles what it addresses from there).
+  static constexpr int unswizzled_bytes(int row, int col) {
+    return (col / per_row) * panel_bytes + row * row_bytes + (col % per_row) * 2;
   }
 };
 
@@ -385,6 +428,10 @@ __device__ __forceinline__ const void* staged_copy(const X& x) {
   return nullptr;
 }
 
+// dot's own staging of its operands for wgmma: aligned to the largest swizzle's 8 rows.
+template <int Bytes>
+struct wgmma_operands_key;
+
 template <int M, int N, int K, class A, class B, class C>
 __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -436,7 +483,18 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
                 "tl::dot of these blocks needs more than 227 KiB of shared memory on the GPU (its "
                 "operands, [M, K] and [K, N], are staged there for the tensor cores): use a "
                 "smaller K block (B_MID), or smaller M and N blocks");
-  Stored* const buffer = static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());
+  // Hopper's warpgroup instructions where the accumulator is theirs (cuda/wgmma.cuh); they read
+  // both operands from shared memory, so an `a` already in registers stays with mma.sync.
+  constexpr bool use_wgmma =
+      wgmma_built && !is_tf32 && !a_in_registers::value && wgmma_fits<tiles, LC::value, log_n>();
+  static_assert(!use_wgmma || (staged_a * bytes) % SwzB::alignment == 0,
+                "tl (GPU backend): internal error: b's staging is not aligned for wgmma");
+  Stored* const buffer = [] {
+    if constexpr (use_wgmma)
+      return reinterpret_cast<Stored*>(shared_region<wgmma_operands_key<staged_bytes>, staged_bytes, 1024>());
+    else
+      return static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());
+  }();
   // An operand a pipelined range's load already copied to shared memory is read where it is (its
   // site's barrier made it visible), an `a` in the A fragments' places is read from registers;
   // the others are staged here between two barriers. The pointers are the same in every thread,
@@ -461,6 +519,7 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
       if constexpr (b_rows) stage<SwzB, Stored>(buffer + staged_a, transposed_view(db.storage), convert);
       else stage<SwzB, Stored>(buffer + staged_a, db.storage, convert);
     }
+    if constexpr (use_wgmma) fence_shared_for_wgmma();
     __syncthreads();
     if (stage_a) as = buffer;
     if (bs == nullptr) bs = buffer + staged_a;
@@ -470,43 +529,46 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   // columns 1-2 of a tile, the warp bits its tile.
   const int base = thread_flat<LC>();
   const int row0 = (base >> log_n) & ~15, col0 = (base & (N - 1)) & ~7;
-
+  if constexpr (use_wgmma) {
+    wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K>(out.storage.regs, as, bs, row0);
+  } else {
 #if defined(__CUDACC__)
 #pragma unroll
 #endif
-  for (int k0 = 0; k0 < K; k0 += k_step) {
-    // Every fragment of the k step first, then the products: ldmatrix and mma are volatile asm,
-    // kept in their order, so fetching each n-tile's fragment just before its mma would wait out
-    // the fragment's latency once per n-tile.
-    std::uint32_t fa[tiles::mt][4];
-    std::uint32_t fb[tiles::nt][2];
-    if constexpr (a_in_registers::value)
-      static_for<tiles::mt>([&](auto m) {
-        a_fragment_from_registers<a_in_registers::n_tiles>(fa[decltype(m)::value], da.storage,
-                                                           decltype(m)::value, k0);
-      });
-    else
-      fetch_a_fragments<tiles, SwzA>(fa, as, row0, k0);
-    if constexpr (tiles::nt % 2 == 0) {
-      static_for<tiles::nt / 2>([&](auto n) {
-        constexpr int nn = 2 * decltype(n)::value;
-        fetch_b_fragment_pair<SwzB, b_rows>(fb[nn], fb[nn + 1], bs, col0 + tiles::col(nn),
-                                             col0 + tiles::col(nn + 1), k0);
-      });
-    } else {
+    for (int k0 = 0; k0 < K; k0 += k_step) {
+      // Every fragment of the k step first, then the products: ldmatrix and mma are volatile asm,
+      // kept in their order, so fetching each n-tile's fragment just before its mma would wait out
+      // the fragment's latency once per n-tile.
+      std::uint32_t fa[tiles::mt][4];
+      std::uint32_t fb[tiles::nt][2];
+      if constexpr (a_in_registers::value)
+        static_for<tiles::mt>([&](auto m) {
+          a_fragment_from_registers<a_in_registers::n_tiles>(fa[decltype(m)::value], da.storage,
+                                                             decltype(m)::value, k0);
+        });
+      else
+        fetch_a_fragments<tiles, SwzA>(fa, as, row0, k0);
+      if constexpr (tiles::nt % 2 == 0) {
+        static_for<tiles::nt / 2>([&](auto n) {
+          constexpr int nn = 2 * decltype(n)::value;
+          fetch_b_fragment_pair<SwzB, b_rows>(fb[nn], fb[nn + 1], bs, col0 + tiles::col(nn),
+                                               col0 + tiles::col(nn + 1), k0);
+        });
+      } else {
+        static_for<tiles::nt>([&](auto n) {
+          constexpr int nn = decltype(n)::value;
+          fetch_b_fragment<SwzB, b_rows>(fb[nn], bs, col0 + tiles::col(nn), k0);
+        });
+      }
       static_for<tiles::nt>([&](auto n) {
         constexpr int nn = decltype(n)::value;
-        fetch_b_fragment<SwzB, b_rows>(fb[nn], bs, col0 + tiles::col(nn), k0);
+        static_for<tiles::mt>([&](auto m) {
+          constexpr int t = decltype(m)::value * tiles::nt + nn;
+          auto& r = out.storage.regs;
+          mma<kind>(r[4 * t], r[4 * t + 1], r[4 * t + 2], r[4 * t + 3], fa[decltype(m)::value], fb[nn]);
+        });
       });
     }
-    static_for<tiles::nt>([&](auto n) {
-      constexpr int nn = decltype(n)::value;
-      static_for<tiles::mt>([&](auto m) {
-        constexpr int t = decltype(m)::value * tiles::nt + nn;
-        auto& r = out.storage.regs;
-        mma<kind>(r[4 * t], r[4 * t + 1], r[4 * t + 2], r[4 * t + 3], fa[decltype(m)::value], fb[nn]);
-      });
-    });
   }
   return out;
 }

@@ -120,7 +120,9 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
   // every thread, written by thread 0 between barriers.
   constexpr int slot_elements = R * Cols;
   constexpr int bytes = SS * slot_elements * 2 + ((1 + SS) * threads + state) * 4;
-  unsigned char* const memory = stage_memory<pipeline_key<PE, MaskE, OtherE, S, Tile>, bytes>();
+  // Aligned to the swizzle's period, as wgmma addresses it (cuda/wgmma.cuh).
+  unsigned char* const memory =
+      stage_memory<pipeline_key<PE, MaskE, OtherE, S, Tile>, bytes, (Swz::alignment > 128 ? Swz::alignment : 128)>();
   Elem* const stages = reinterpret_cast<Elem*>(memory);
   const int tid = static_cast<int>(threadIdx.x);
   unsigned* const words = reinterpret_cast<unsigned*>(memory + SS * slot_elements * 2);
@@ -233,6 +235,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
       wait_copies(static_cast<unsigned>(static_cast<long long>(p.committed) - 1 - through));
       p.visible_group = through;  // after the barrier below: complete in every thread, and seen
     }
+    fence_shared_for_wgmma();  // the copies and stores this thread made, for a wgmma's reads
     __syncthreads();
     p.barrier_iteration = p.iteration;
   }

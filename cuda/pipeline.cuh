@@ -169,9 +169,9 @@ struct pipeline_key;
 
 // The stage buffer of one load site (Key: its types): its slots of every thread's registers, then
 // every thread's bookkeeping words.
-template <class Key, int Bytes>
+template <class Key, int Bytes, int Align = arena_scale>
 __device__ __forceinline__ unsigned char* stage_memory() {
-  return shared_region<Key, Bytes>();
+  return shared_region<Key, Bytes, Align>();
 }
 
 template <class PE, class MaskE>

@@ -47,19 +47,24 @@ inline constexpr int arena_scale = 128;
 // 227 KiB); an sm_80 GPU gives 163 KiB, which the launcher checks.
 inline constexpr int max_block_shared_bytes = 227 * 1024;
 
-// The buffer of Bytes bytes named Key, 128-byte aligned, the same in every thread of the block
-// and at every call.
-template <class Key, int Bytes>
+// The buffer of Bytes bytes named Key, Align-byte aligned (128 or more: wgmma reads a swizzled
+// operand from a buffer aligned to its swizzle's 8 rows, up to 1024 bytes), the same in every
+// thread of the block and at every call.
+template <class Key, int Bytes, int Align = arena_scale>
 __device__ __forceinline__ unsigned char* shared_region() {
+  static_assert(Align >= arena_scale && (Align & (Align - 1)) == 0,
+                "tl (GPU backend): internal error: a shared buffer's alignment");
   static_assert(Bytes > 0 && Bytes <= max_block_shared_bytes,
                 "tl (GPU backend): a kernel's tiles need more shared memory than a block of an "
                 "H100 has (227 KiB) for one conversion, reduction, dot or pipelined load: use "
                 "smaller blocks or fewer stages");
 #if defined(TL_EMULATED_GPU)
-  alignas(arena_scale) __shared__ unsigned char buffer[Bytes];
+  alignas(Align) __shared__ unsigned char buffer[Bytes];
   return buffer;
 #else
-  constexpr int marker_bytes = (Bytes + arena_scale - 1) / arena_scale;
+  // A buffer aligned past 128 bytes is found by rounding its 128-aligned start up: its marker
+  // covers the bytes that may skip.
+  constexpr int marker_bytes = (Bytes + Align - arena_scale + arena_scale - 1) / arena_scale;
   __shared__ unsigned char marker[marker_bytes];
   extern __shared__ __align__(128) unsigned char arena[];
   // In 32-bit shared addresses, made generic once: a generic pointer computed from the arena's
@@ -67,7 +72,9 @@ __device__ __forceinline__ unsigned char* shared_region() {
   // multiprocessor became 3, 54 to 48 TFLOP/s on an H200).
   const unsigned start = static_cast<unsigned>(__cvta_generic_to_shared(arena));
   const unsigned above = start - static_cast<unsigned>(__cvta_generic_to_shared(marker)) - marker_bytes;
-  return static_cast<unsigned char*>(__cvta_shared_to_generic(start + above * arena_scale));
+  unsigned address = start + above * arena_scale;
+  if constexpr (Align > arena_scale) address = (address + Align - 1) & ~static_cast<unsigned>(Align - 1);
+  return static_cast<unsigned char*>(__cvta_shared_to_generic(address));
 #endif
 }
 

@@ -84,6 +84,9 @@ void for_each_test_kernel(F&& f) {
       "pipelined half dot bfloat16<32, 32, 32>, 2 stages, 4 warps");
   f.template operator()<test_kernels::PipelinedHalfDot<tl::float16, 4, 32, 32, 16, 1>>(
       "pipelined half dot float16<32, 32, 16>, 4 stages, 1 warp");
+  // A warpgroup's accumulator: wgmma reads the slots (cuda/wgmma.cuh).
+  f.template operator()<test_kernels::PipelinedHalfDot<tl::float16, 3, 64, 64, 32, 4>>(
+      "pipelined half dot float16<64, 64, 32>, 3 stages, 4 warps");
 }
 
 // Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test
@@ -103,6 +106,11 @@ void for_each_dot_kernel(F&& f) {
   f.template operator()<MatmulPrecision<tl::float16, tl::ieee_t, 16, 16, 16, 1>>("matmul float16 <16, 16, 16>, 1 warp");
   f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 64, 32, 32, 4>>("matmul bfloat16 <64, 32, 32>, 4 warps");
   f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 32, 64, 64, 8>>("matmul bfloat16 <32, 64, 64>, 8 warps");
+  // Warpgroup accumulators (wgmma on sm_90a, cuda/wgmma.cuh): two m64 tiles per warpgroup, two
+  // warpgroups with b in two 64-column panels, a in two 64-column panels with a 32-byte-swizzled b.
+  f.template operator()<MatmulPrecision<tl::float16, tl::ieee_t, 128, 64, 64, 4>>("matmul float16 <128, 64, 64>, 4 warps");
+  f.template operator()<MatmulPrecision<tl::bfloat16, tl::ieee_t, 128, 128, 32, 8>>("matmul bfloat16 <128, 128, 32>, 8 warps");
+  f.template operator()<MatmulPrecision<tl::float16, tl::ieee_t, 64, 16, 128, 4>>("matmul float16 <64, 16, 128>, 4 warps");
   // a declared as a tile (the accumulator layout): its fragments from registers where the warps
   // split M only (the first four), staged where they split K too (the last two).
   using test_kernels::MatmulDeclaredA;
@@ -119,6 +127,7 @@ void for_each_dot_kernel(F&& f) {
   f.template operator()<MatmulTrans<tl::float16, tl::ieee_t, 16, 64, 64, 1, false>>("matmul float16, trans(b) <16, 64, 64>, 1 warp");
   f.template operator()<MatmulTrans<tl::bfloat16, tl::ieee_t, 64, 32, 32, 4, false>>("matmul bfloat16, trans(b) <64, 32, 32>, 4 warps");
   f.template operator()<MatmulTrans<tl::bfloat16, tl::ieee_t, 32, 64, 16, 8, false>>("matmul bfloat16, trans(b) <32, 64, 16>, 8 warps");
+  f.template operator()<MatmulTrans<tl::float16, tl::ieee_t, 64, 128, 64, 4, false>>("matmul float16, trans(b) <64, 128, 64>, 4 warps");
   f.template operator()<MatmulTrans<tl::float16, tl::ieee_t, 32, 32, 32, 2, true>>("matmul float16, trans(a), trans(b) <32, 32, 32>, 2 warps");
   f.template operator()<MatmulTrans<float, tl::tf32_t, 32, 32, 16, 4, false>>("matmul tf32, trans(b) <32, 32, 16>, 4 warps");
   f.template operator()<MatmulTrans<float, tl::ieee_t, 32, 32, 16, 4, false>>("matmul fp32, trans(b) <32, 32, 16>, 4 warps");

@@ -1,0 +1,262 @@
+// tl::dot of 16-bit operands on Hopper's warpgroup tensor cores: wgmma.mma_async, both operands
+// read from shared memory through matrix descriptors.
+//
+// mma.sync (cuda/mma.cuh) computes one m16n8k16 per warp and instruction, from fragments each
+// warp first reads with ldmatrix; wgmma computes m64nNk16 per warpgroup (4 warps) and
+// instruction, N up to 256, reading the operands itself. A [128, 128] accumulator with K = 32 of
+// 4 warps is 4 wgmma instead of 256 mma.sync, 48 ldmatrix and their address arithmetic.
+//
+// The accumulator needs no conversion: wgmma's m64nN result gives warp w of the warpgroup rows
+// 16w .. 16w + 15, and in them the registers of mma.sync's m16n8 accumulator repeated over the
+// N / 8 column tiles (register 4n + i is c_i of tile n). That is the declared layout of [M, N]
+// (cuda/layout.cuh) wherever its warps all lie along the rows: warps 0-3 of a warpgroup take rows
+// 16, 32 apart, the warpgroups and the registers above the n-tiles 64 apart. dot_mma takes this
+// path for such a layout (wgmma_fits below) in a build for sm_90a, where the instructions exist.
+//
+// The operands are the swizzled tiles of cuda/mma.cuh (`swizzled<R, C, 2>`), whose layout is the
+// one the descriptors describe: a is stored [M, K], K-major in wgmma's words; b either [K, N]
+// (MN-major: read transposed, the `tnspB` bit) or as the rows of b^T, [N, K] (K-major). A
+// descriptor gives the start address, the swizzle mode (the stored row's 32, 64 or 128 bytes),
+// the distance between groups of 8 rows ("stride", 8 stored rows) and, for an MN-major b wider than
+// one 64-column panel, the distance between panels ("leading"). The k step moves the start: 32
+// bytes along a K-major row, 16 rows down an MN-major panel.
+//
+// Ordering. Shared memory written by ordinary stores or cp.async (the generic proxy) must be
+// fenced (fence.proxy.async) by the writing thread before a barrier and a wgmma (the async
+// proxy) reads it; cuda/mma.cuh and cuda/operand_stages.cuh do so after their writes. Registers
+// written by ordinary instructions are fenced with wgmma.fence before the first wgmma reads them;
+// the group is committed and waited for before dot returns, so nothing is left in flight.
+//
+// In the host emulation (cuda/host_emulation.hpp) each thread computes its own accumulator
+// elements from the descriptors: the addresses the hardware forms (start, strides, the swizzle's
+// XOR of address bits 4-6 with bits 7-9) read the tiles the lowering stored, so CI checks that
+// the layout and the descriptors agree; the products add in order of k, as the simulator's do.
+#pragma once
+
+#include "cuda/runtime.cuh"
+
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda/layout.cuh"
+#include "cuda/tile_storage.cuh"
+#include "tile/dtypes.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+namespace cuda {
+
+#if defined(TL_EMULATED_GPU) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
+inline constexpr bool wgmma_built = true;
+#else
+inline constexpr bool wgmma_built = false;
+#endif
+
+// A swizzled operand in shared memory as a descriptor describes it.
+struct wgmma_operand {
+  const unsigned char* start;
+  int row_bytes;      // the swizzle mode: 32, 64 or 128 bytes per stored row
+  int stride_bytes;   // from one group of 8 stored rows to the next
+  int leading_bytes;  // MN-major: from one panel of row_bytes / 2 columns to the next
+
+  __device__ __forceinline__ wgmma_operand advanced(int bytes) const {
+    return {start + bytes, row_bytes, stride_bytes, leading_bytes};
+  }
+};
+
+// The 64-bit matrix descriptor: start address, leading and stride byte offsets in 16-byte units
+// (bits 0-13, 16-29, 32-45) and the swizzle mode (bits 62-63: 1 for 128 bytes, 2 for 64, 3 for
+// 32).
+__host__ __device__ constexpr std::uint64_t wgmma_descriptor(unsigned shared_address, int leading_bytes,
+                                                             int stride_bytes, int row_bytes) {
+  const std::uint64_t mode = row_bytes == 128 ? 1 : row_bytes == 64 ? 2 : 3;
+  return static_cast<std::uint64_t>((shared_address & 0x3ffffu) >> 4) |
+         static_cast<std::uint64_t>((leading_bytes >> 4) & 0x3fff) << 16 |
+         static_cast<std::uint64_t>((stride_bytes >> 4) & 0x3fff) << 32 | mode << 62;
+}
+
+__device__ __forceinline__ void wgmma_fence_operands() {
+#if !defined(TL_EMULATED_GPU)
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void wgmma_commit_and_wait() {
+#if !defined(TL_EMULATED_GPU)
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#endif
+}
+
+// Orders this thread's earlier writes to shared memory before later wgmma reads of it (after a
+// barrier, for every thread's writes). Nothing to order where wgmma is not built.
+__device__ __forceinline__ void fence_shared_for_wgmma() {
+#if !defined(TL_EMULATED_GPU) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+#if defined(TL_EMULATED_GPU)
+namespace emulated {
+// The byte the hardware reads for a swizzled address: bits 4 .. 4 + log2(row_bytes / 16) XORed
+// with the bits 3 above them.
+inline const unsigned char* swizzled_address(const unsigned char* p, int row_bytes) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t mask = static_cast<std::uintptr_t>(row_bytes / 16 - 1);
+  return reinterpret_cast<const unsigned char*>(a ^ (((a >> 7) & mask) << 4));
+}
+// Element (row, k) of a K-major operand (a, or b^T's rows): 8 rows of row_bytes per group.
+template <class Elem>
+float k_major(const wgmma_operand& o, int row, int k) {
+  const unsigned char* p = o.start + (row / 8) * o.stride_bytes + (row % 8) * o.row_bytes + k * 2;
+  return static_cast<float>(*reinterpret_cast<const Elem*>(swizzled_address(p, o.row_bytes)));
+}
+// Element (k, n) of an MN-major b: panels of row_bytes / 2 columns, 8 k-rows per group.
+template <class Elem>
+float mn_major(const wgmma_operand& o, int k, int n) {
+  const int per_row = o.row_bytes / 2;
+  const unsigned char* p = o.start + (n / per_row) * o.leading_bytes + (k / 8) * o.stride_bytes +
+                           (k % 8) * o.row_bytes + (n % per_row) * 2;
+  return static_cast<float>(*reinterpret_cast<const Elem*>(swizzled_address(p, o.row_bytes)));
+}
+}  // namespace emulated
+#endif
+
+// The operand lists of wgmma's accumulator, N / 2 registers for m64nN.
+#define TL_WGMMA_D8 \
+  "{%0, %1, %2, %3}"
+#define TL_WGMMA_D16 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7}"
+#define TL_WGMMA_D32 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}"
+#define TL_WGMMA_D64 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "  \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
+#define TL_WGMMA_D128 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "  \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "  \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "  \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define TL_WGMMA_D256 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "  \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "  \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "  \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "  \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "  \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "  \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "  \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
+#define TL_WGMMA_F4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define TL_WGMMA_F8(i) TL_WGMMA_F4(i), TL_WGMMA_F4(i + 4)
+#define TL_WGMMA_F16(i) TL_WGMMA_F8(i), TL_WGMMA_F8(i + 8)
+#define TL_WGMMA_F32(i) TL_WGMMA_F16(i), TL_WGMMA_F16(i + 16)
+#define TL_WGMMA_F64(i) TL_WGMMA_F32(i), TL_WGMMA_F32(i + 32)
+#define TL_WGMMA_F128(i) TL_WGMMA_F64(i), TL_WGMMA_F64(i + 64)
+// d = a b + d for m64nNk16 (scale-d on, no negation, a K-major, b transposed when MN-major).
+#define TL_WGMMA_ISSUE(n, type, dlist, outputs, da, db, scale, tb)                              \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " scale ", 0;\n"                              \
+               "wgmma.mma_async.sync.aligned.m64n" #n "k16.f32." type "." type " " dlist       \
+               ", " da ", " db ", p, 1, 1, 0, " tb ";\n}\n"                                    \
+               : outputs(0)                                                                    \
+               : "l"(desc_a), "l"(desc_b), "r"(1), "n"(MnMajorB ? 1 : 0))
+#define TL_WGMMA_CASE(n, dlist, outputs, da, db, scale, tb)                                     \
+  if constexpr (N == n) {                                                                       \
+    if constexpr (std::is_same_v<Elem, bfloat16>)                                               \
+      TL_WGMMA_ISSUE(n, "bf16", dlist, outputs, da, db, scale, tb);                             \
+    else                                                                                        \
+      TL_WGMMA_ISSUE(n, "f16", dlist, outputs, da, db, scale, tb);                              \
+  }
+
+// One m64nNk16 of the warpgroup: d (this thread's N / 2 accumulator registers) += a [64, 16] times
+// b [16, N].
+template <class Elem, int N, bool MnMajorB>
+__device__ __forceinline__ void wgmma(float (&d)[N / 2], const wgmma_operand& a, const wgmma_operand& b) {
+  static_assert(N >= 8 && N <= 256 && (N & (N - 1)) == 0,
+                "tl (GPU backend): internal error: a wgmma of an unsupported width");
+#if defined(TL_EMULATED_GPU)
+  const int warp = static_cast<int>(threadIdx.x / 32) % 4, lane = lane_id(), g = lane >> 2, q = lane & 3;
+  for (int n = 0; n < N / 8; ++n)
+    for (int i = 0; i < 4; ++i) {
+      const int row = 16 * warp + g + 8 * (i >> 1), col = 8 * n + 2 * q + (i & 1);
+      float sum = d[4 * n + i];
+      for (int k = 0; k < 16; ++k) {
+        const float bv = MnMajorB ? emulated::mn_major<Elem>(b, k, col) : emulated::k_major<Elem>(b, col, k);
+        sum = sum + emulated::k_major<Elem>(a, row, k) * bv;
+      }
+      d[4 * n + i] = sum;
+    }
+#else
+  const auto address = [](const wgmma_operand& o) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(o.start));
+  };
+  const std::uint64_t desc_a = wgmma_descriptor(address(a), a.leading_bytes, a.stride_bytes, a.row_bytes);
+  const std::uint64_t desc_b = wgmma_descriptor(address(b), b.leading_bytes, b.stride_bytes, b.row_bytes);
+  TL_WGMMA_CASE(8, TL_WGMMA_D8, TL_WGMMA_F4, "%4", "%5", "%6", "%7")
+  TL_WGMMA_CASE(16, TL_WGMMA_D16, TL_WGMMA_F8, "%8", "%9", "%10", "%11")
+  TL_WGMMA_CASE(32, TL_WGMMA_D32, TL_WGMMA_F16, "%16", "%17", "%18", "%19")
+  TL_WGMMA_CASE(64, TL_WGMMA_D64, TL_WGMMA_F32, "%32", "%33", "%34", "%35")
+  TL_WGMMA_CASE(128, TL_WGMMA_D128, TL_WGMMA_F64, "%64", "%65", "%66", "%67")
+  TL_WGMMA_CASE(256, TL_WGMMA_D256, TL_WGMMA_F128, "%128", "%129", "%130", "%131")
+#endif
+}
+
+#undef TL_WGMMA_CASE
+#undef TL_WGMMA_ISSUE
+#undef TL_WGMMA_F128
+#undef TL_WGMMA_F64
+#undef TL_WGMMA_F32
+#undef TL_WGMMA_F16
+#undef TL_WGMMA_F8
+#undef TL_WGMMA_F4
+#undef TL_WGMMA_D256
+#undef TL_WGMMA_D128
+#undef TL_WGMMA_D64
+#undef TL_WGMMA_D32
+#undef TL_WGMMA_D16
+#undef TL_WGMMA_D8
+
+// Whether an accumulator whose warp owns Tiles (cuda/mma.cuh's mma_tiles of layout L, [M, N]) is
+// wgmma's: every warp bit along the rows, warps 0-3 of a warpgroup 16 rows apart, the warp's
+// n-tiles consecutive columns from 0 (one m64nN per m-tile, N at most 256), its m-tiles 64 rows
+// apart.
+template <class Tiles, layouts::linear_layout L, int LogN>
+constexpr bool wgmma_fits() {
+  if (L.warp_bits < 2 || Tiles::nt * 8 > 256) return false;
+  for (int w = 0; w < L.warp_bits; ++w)
+    if (L.warp[w] != LogN + 4 + w) return false;
+  for (int n = 0; n < Tiles::nt; ++n)
+    if (Tiles::col(n) != 8 * n || Tiles::row(n) != 0) return false;
+  for (int m = 0; m < Tiles::mt; ++m)
+    if (Tiles::row(m * Tiles::nt) % 64 != 0) return false;
+  return true;
+}
+
+// acc (the warp's registers of Tiles) += a b over K, from the swizzled tiles at `as` (SwzA: [M,
+// K]) and `bs` (SwzB: [K, N], or b^T's rows [N, K] where BRows). The callers made the tiles visible
+// to the async proxy (a fence in each writer, then a barrier).
+template <class Elem, class Tiles, class SwzA, class SwzB, bool BRows, int K, class Registers>
+__device__ __forceinline__ void wgmma_steps(Registers& regs, const void* as, const void* bs, int row0) {
+  constexpr int n = Tiles::nt * 8;
+  // The warpgroup's first row: the warp's, less the two warp bits that place it in the group.
+  const int group_row0 = row0 & ~63;
+  const wgmma_operand a{static_cast<const unsigned char*>(as), SwzA::row_bytes, 8 * SwzA::row_bytes, 16};
+  const wgmma_operand b{static_cast<const unsigned char*>(bs), SwzB::row_bytes, 8 * SwzB::row_bytes,
+                        BRows ? 16 : SwzB::panel_bytes};
+  wgmma_fence_operands();
+#if defined(__CUDACC__)
+#pragma unroll
+#endif
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    const wgmma_operand bk = b.advanced(BRows ? SwzB::unswizzled_bytes(0, k0) : SwzB::unswizzled_bytes(k0, 0));
+    static_for<Tiles::mt>([&](auto m) {
+      constexpr int t = decltype(m)::value * Tiles::nt;
+      const wgmma_operand am = a.advanced(SwzA::unswizzled_bytes(group_row0 + Tiles::row(t), k0));
+      wgmma<Elem, n, !BRows>(*reinterpret_cast<float(*)[n / 2]>(&regs[4 * t]), am, bk);
+    });
+  }
+  wgmma_commit_and_wait();
+}
+
+}  // namespace cuda
+}  // namespace TL_ABI
+}  // namespace tl
