@@ -8,7 +8,7 @@
 # resources,profile,sm80,staged,stagedprofile,sourcecounts,matmul (default: all but buildbench, resources,
 # profile, staged and stagedprofile):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
-#             the GPU tests and the GPU benchmarks (sm_90)
+#             the GPU tests and the GPU benchmarks (sm_90a: wgmma)
 #   buildbench  configure and build only what bench and profile need: the CLI and the GPU
 #             benchmarks
 #   tests     ctest -L gpu (the GPU parity tests, and check --gpu of the solutions and the stubs
@@ -17,7 +17,7 @@
 #   warps     the solutions of five puzzles as a learner's stubs (check --puzzles DIR) with
 #             num_warps = 1 and with num_warps = 8: their GPU modules are built for those counts
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU-capable
-#             solution (check --gpu in one process) and on the layout tests' kernels
+#             solution (check --gpu in one process) and on the layout, dot and pipeline tests' kernels (wgmma among them)
 #   sass      registers and SASS of the 2-loop softmax, and its loops' instructions by kind
 #             (bench/sass_loops.py)
 #   bench     what max.NaN/min.NaN do with signed zeros; `tilepuzzles bench $BENCH` (default:
@@ -80,7 +80,7 @@ if want build || want buildbench; then
   command -v ninja >/dev/null && generator=(-G Ninja)
   say "== build ($(elapsed))"
   if ! cmake -S . -B $build "${generator[@]}" "${prefix[@]}" -DTILEPUZZLES_CUDA=ON \
-      -DTILEPUZZLES_GPU_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$out/build.log" 2>&1; then
+      -DTILEPUZZLES_GPU_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90a > "$out/build.log" 2>&1; then
     tail -30 "$out/build.log" | tee -a "$summary"; exit 1
   fi
   targets="tilepuzzles tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts tilepuzzles_shared_arena_probe"
@@ -141,7 +141,7 @@ if want sanitize; then
       if [ $run = check ]; then
         cmd=(./$build/tilepuzzles check --gpu --impl solution --no-isolate --order forward)
       else
-        cmd=(./$build/tests/tilepuzzles_gpu_tests "[layouts],[semantics]")
+        cmd=(./$build/tests/tilepuzzles_gpu_tests "[layouts],[semantics],[dot],[pipeline]")
       fi
       echo "---- $tool: ${cmd[*]}" >> "$out/sanitizer.txt"
       compute-sanitizer --tool $tool "${cmd[@]}" >> "$out/sanitizer.txt" 2>&1
