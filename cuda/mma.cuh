@@ -32,6 +32,10 @@
 // through shared memory of the same size), then one barrier before the buffer is written (its
 // earlier readers are done) and one after.
 //
+// Built for sm_90a, a 16-bit dot whose accumulator is a warpgroup's (cuda/wgmma.cuh: wgmma_fits)
+// is computed by wgmma instead, from the same staged (or pipelined) tiles: after the staging below,
+// dot_mma hands them to wgmma_steps in place of the ldmatrix and mma.sync loop.
+//
 // In the host emulation (cuda/host_emulation.hpp) ldmatrix and mma.sync are computed from
 // shuffles with the same register contracts (the row addresses travel between lanes, the
 // fragments too), and cvt.rna.tf32.f32 is tl::round_to_tf32: the staging, the swizzle and the

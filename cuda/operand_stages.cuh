@@ -14,7 +14,8 @@
 //
 //   first iteration   claim the buffer (its owner and claimed scalars), copy iterations
 //                     0 .. S' - 2
-//   every iteration   wait for this iteration's copies, one barrier (every thread's copies are in,
+//   every iteration   wait for this iteration's copies, a proxy fence where wgmma may read them
+//                     (cuda/wgmma.cuh), one barrier (every thread's copies are in,
 //                     and every thread's reads of the slot about to be refilled, an iteration ago,
 //                     are done), copy iteration n + S' - 1 into the slot iteration n - 1 used, and
 //                     read the tile's registers from the slot
