@@ -123,7 +123,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
   constexpr int bytes = SS * slot_elements * 2 + ((1 + SS) * threads + state) * 4;
   // Aligned to the swizzle's period, as wgmma addresses it (cuda/wgmma.cuh).
   unsigned char* const memory =
-      stage_memory<pipeline_key<PE, MaskE, OtherE, S, Tile>, bytes, (Swz::alignment > 128 ? Swz::alignment : 128)>();
+      shared_region<pipeline_key<PE, MaskE, OtherE, S, Tile>, bytes, Swz::alignment>();
   Elem* const stages = reinterpret_cast<Elem*>(memory);
   const int tid = static_cast<int>(threadIdx.x);
   unsigned* const words = reinterpret_cast<unsigned*>(memory + SS * slot_elements * 2);

@@ -164,15 +164,9 @@ struct pipeline_sites {
   }
 };
 
+// The name of one load site's stage buffer in the arena (cuda/shared_arena.cuh): its types.
 template <class... Types>
 struct pipeline_key;
-
-// The stage buffer of one load site (Key: its types): its slots of every thread's registers, then
-// every thread's bookkeeping words.
-template <class Key, int Bytes, int Align = arena_scale>
-__device__ __forceinline__ unsigned char* stage_memory() {
-  return shared_region<Key, Bytes, Align>();
-}
 
 template <class PE, class MaskE>
 inline constexpr bool can_pipeline =
@@ -218,7 +212,8 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
     constexpr int state = state_words<PE>() + state_words<MaskE>();
     constexpr int words = 1 + SS + state;
     constexpr int bytes = SS * slot_elements * static_cast<int>(sizeof(Elem)) + words * threads * 4;
-    unsigned char* const memory = stage_memory<pipeline_key<PE, MaskE, OtherE, S>, bytes>();
+    // The site's stage buffer: its slots of every thread's registers, then the words.
+    unsigned char* const memory = shared_region<pipeline_key<PE, MaskE, OtherE, S>, bytes>();
     Elem* const stages = reinterpret_cast<Elem*>(memory);
     const int tid = static_cast<int>(threadIdx.x);
     unsigned* const mine = reinterpret_cast<unsigned*>(memory + SS * slot_elements * sizeof(Elem)) + tid;
