@@ -48,49 +48,21 @@ void add_softmax_and_neighbours(kernel_table& t, const char* kernel) {
   }
 }
 
-// The solution with q loaded as an expression (`auto queries = tl::load(...)`, the blocked layout)
-// instead of declared as a tile: tl::dot stages it through shared memory for every product. For
-// the A/B of bench/NOTES.md only.
-template <class T, int B0, int B1, int D>
-struct QStagedAttention {
-  static constexpr int num_warps = 4;
-  TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
-                            tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {
-    int start_m = tl::program_id(0) * B0;
-    int head_offset = tl::program_id(1) * N * D;
-    auto rows = start_m + tl::arange<B0>();
-    auto dims = tl::arange<D>();
-    auto row_mask = rows < N;
-    const float qk_scale = 1.44269504f / std::sqrt(static_cast<float>(D));
-    auto queries = tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
-    tl::tile<float, B0> m_i = tl::full<B0>(-INFINITY);
-    tl::tile<float, B0> l_i = 0.0f;
-    tl::tile<float, B0, D> acc = 0.0f;
-    int end = CAUSAL ? std::min(N, start_m + B0) : N;
-    for (int start_n = 0; start_n < end; start_n += B1) {
-      auto cols = start_n + tl::arange<B1>();
-      auto col_mask = cols < N;
-      auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
-      auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
-      auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
-      auto scores = tl::where(visible, tl::dot(queries, keys_t) * qk_scale, -INFINITY);
-      auto m_new = tl::maximum(m_i, tl::max<1>(scores));
-      auto p = tl::exp2(scores - m_new.col());
-      auto alpha = tl::exp2(m_i - m_new);
-      l_i = l_i * alpha + tl::sum<1>(p);
-      acc = tl::dot(tl::cast<T>(p), values, acc * alpha.col());
-      m_i = m_new;
-    }
-    tl::store(o + head_offset + rows.col() * D + dims.row(), tl::cast<T>(acc / l_i.col()),
-              row_mask.col());
-  }
+// The flash-attention solution with one thing changed, for the A/Bs of bench/NOTES.md:
+enum class attention_change {
+  // q loaded as an expression (`auto queries = tl::load(...)`, the blocked layout) instead of
+  // declared as a tile: tl::dot stages it through shared memory for every product (version 5).
+  q_staged,
+  // k loaded as it lies ([B1, D], 16-byte loads) and handed to dot as tl::trans(k): dot stages it
+  // as [N, K] rows and reads them with plain ldmatrix (version 6: slower than the kᵀ load).
+  keys_trans,
+  // the loop over keys a 2-stage tl::range: kᵀ and v of the next block copied into dot's shared
+  // memory while the current block's products run (version 7: 30-46 % slower on an H200).
+  keys_pipelined,
 };
 
-// The solution with k loaded as it lies ([B1, D], 16-byte loads) and handed to dot as tl::trans(k):
-// dot stages it as [N, K] rows and reads them with plain ldmatrix. Measured slower than the
-// solution's kᵀ load on an H200 (bench/NOTES.md, version 6); for that A/B only.
-template <class T, int B0, int B1, int D>
-struct KeysTransAttention {
+template <class T, int B0, int B1, int D, attention_change Change>
+struct ChangedAttention {
   static constexpr int num_warps = std::clamp(B0 * D / (32 * 64), 4, 8);
   TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
                             tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {
@@ -100,65 +72,45 @@ struct KeysTransAttention {
     auto dims = tl::arange<D>();
     auto row_mask = rows < N;
     const float qk_scale = 1.44269504f / std::sqrt(static_cast<float>(D));
-    tl::tile<T, B0, D> queries =
-        tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
+    auto load_queries = [&] {
+      return tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
+    };
+    auto queries = [&] {
+      if constexpr (Change == attention_change::q_staged)
+        return load_queries();
+      else
+        return tl::tile<T, B0, D>(load_queries());
+    }();
     tl::tile<float, B0> m_i = tl::full<B0>(-INFINITY);
     tl::tile<float, B0> l_i = 0.0f;
     tl::tile<float, B0, D> acc = 0.0f;
-    int end = CAUSAL ? std::min(N, start_m + B0) : N;
-    for (int start_n = 0; start_n < end; start_n += B1) {
+    auto step = [&](auto start_n) {
       auto cols = start_n + tl::arange<B1>();
       auto col_mask = cols < N;
-      auto keys = tl::load(k + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
+      auto products = [&] {
+        if constexpr (Change == attention_change::keys_trans) {
+          auto keys = tl::load(k + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
+          return tl::dot(queries, tl::trans(keys));
+        } else {
+          auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
+          return tl::dot(queries, keys_t);
+        }
+      };
       auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
       auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
-      auto scores = tl::where(visible, tl::dot(queries, tl::trans(keys)) * qk_scale, -INFINITY);
+      auto scores = tl::where(visible, products() * qk_scale, -INFINITY);
       auto m_new = tl::maximum(m_i, tl::max<1>(scores));
       auto p = tl::exp2(scores - m_new.col());
       auto alpha = tl::exp2(m_i - m_new);
       l_i = l_i * alpha + tl::sum<1>(p);
       acc = tl::dot(tl::cast<T>(p), values, acc * alpha.col());
       m_i = m_new;
-    }
-    tl::store(o + head_offset + rows.col() * D + dims.row(), tl::cast<T>(acc / l_i.col()),
-              row_mask.col());
-  }
-};
-
-// The solution with its loop over keys as a pipelined range (`tl::range(..., tl::num_stages<S>)`):
-// kᵀ and v of later blocks copied into dot's shared memory while the current block's products
-// run. For the A/B of bench/NOTES.md (version 7): measured 30-46 % slower than the plain loop on
-// an H200 (a 3-stage range at 128 x 64 x 64 as slow as 2).
-template <class T, int B0, int B1, int D, int Stages>
-struct PipelinedKeysAttention {
-  static constexpr int num_warps = std::clamp(B0 * D / (32 * 64), 4, 8);
-  TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
-                            tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {
-    int start_m = tl::program_id(0) * B0;
-    int head_offset = tl::program_id(1) * N * D;
-    auto rows = start_m + tl::arange<B0>();
-    auto dims = tl::arange<D>();
-    auto row_mask = rows < N;
-    const float qk_scale = 1.44269504f / std::sqrt(static_cast<float>(D));
-    tl::tile<T, B0, D> queries =
-        tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
-    tl::tile<float, B0> m_i = tl::full<B0>(-INFINITY);
-    tl::tile<float, B0> l_i = 0.0f;
-    tl::tile<float, B0, D> acc = 0.0f;
+    };
     int end = CAUSAL ? std::min(N, start_m + B0) : N;
-    for (auto start_n : tl::range(0, end, B1, tl::num_stages<Stages>)) {
-      auto cols = start_n + tl::arange<B1>();
-      auto col_mask = cols < N;
-      auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
-      auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
-      auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
-      auto scores = tl::where(visible, tl::dot(queries, keys_t) * qk_scale, -INFINITY);
-      auto m_new = tl::maximum(m_i, tl::max<1>(scores));
-      auto p = tl::exp2(scores - m_new.col());
-      auto alpha = tl::exp2(m_i - m_new);
-      l_i = l_i * alpha + tl::sum<1>(p);
-      acc = tl::dot(tl::cast<T>(p), values, acc * alpha.col());
-      m_i = m_new;
+    if constexpr (Change == attention_change::keys_pipelined) {
+      for (auto start_n : tl::range(0, end, B1, tl::num_stages<2>)) step(start_n);
+    } else {
+      for (int start_n = 0; start_n < end; start_n += B1) step(start_n);
     }
     tl::store(o + head_offset + rows.col() * D + dims.row(), tl::cast<T>(acc / l_i.col()),
               row_mask.col());
@@ -238,7 +190,8 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   // flash-attention, fp16: B0 queries by B1 keys per step, head_dim D, with the file's num_warps
   // (4; 8 for 128 x 32 x 128); 128 x 64 x 64 also with 8 warps (one per 16 queries), 64 x 64 x 64
   // also with q staged for every product, 64 x 64 x 64 and 64 x 64 x 128 also with k loaded as it
-  // lies and transposed by tl::trans (below). 128 x 64 x 128 (8 warps) needs 50 KiB of shared
+  // lies and transposed by tl::trans, 128 x 64 x 64 and 128 x 64 x 128 also with a pipelined loop
+  // over keys (below, ChangedAttention). 128 x 64 x 128 (8 warps) needs 50 KiB of shared
   // memory: its staged keys and values (16 KiB) and q's conversion (33 KiB).
   using tl::float16;
   using solutions::FlashAttention;
@@ -249,23 +202,21 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_attention<FlashAttention<float16, 64, 64, 128>, 64, 64, 128>(t);
   add_attention<FlashAttention<float16, 128, 32, 128>, 128, 32, 128>(t);
   add_attention<FlashAttention<float16, 128, 64, 128>, 128, 64, 128>(t);
-  // The A/B of a pipelined loop over keys (bench/NOTES.md, version 7).
+  // The A/Bs of bench/NOTES.md: the solution with one thing changed (ChangedAttention).
+  using change = attention_change;
   if constexpr (warps == 4) {
+    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (q staged)"] = {
+        &attention<ChangedAttention<float16, 64, 64, 64, change::q_staged>, 64>, warps};
+    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (k with tl::trans)"] = {
+        &attention<ChangedAttention<float16, 64, 64, 64, change::keys_trans>, 64>, warps};
+    t.attention[kernel_key("flash-attention", {64, 64, 128}) + " (k with tl::trans)"] = {
+        &attention<ChangedAttention<float16, 64, 64, 128, change::keys_trans>, 64>, warps};
     t.attention[kernel_key("flash-attention", {128, 64, 64}) + " (keys pipelined, 2 stages)"] = {
-        &attention<PipelinedKeysAttention<float16, 128, 64, 64, 2>, 128>, warps};
+        &attention<ChangedAttention<float16, 128, 64, 64, change::keys_pipelined>, 128>, warps};
   }
   if constexpr (warps == 8)
     t.attention[kernel_key("flash-attention", {128, 64, 128}) + " (keys pipelined, 2 stages)"] = {
-        &attention<PipelinedKeysAttention<float16, 128, 64, 128, 2>, 128>, warps};
-  if constexpr (warps == 4) {
-    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (q staged)"] = {
-        &attention<QStagedAttention<float16, 64, 64, 64>, 64>, warps};
-    // The A/B of tl::trans: k loaded as it lies and transposed by tl::trans, instead of kᵀ loaded.
-    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (k with tl::trans)"] = {
-        &attention<KeysTransAttention<float16, 64, 64, 64>, 64>, warps};
-    t.attention[kernel_key("flash-attention", {64, 64, 128}) + " (k with tl::trans)"] = {
-        &attention<KeysTransAttention<float16, 64, 64, 128>, 64>, warps};
-  }
+        &attention<ChangedAttention<float16, 128, 64, 128, change::keys_pipelined>, 128>, warps};
 }
 
 }  // namespace tp::bench_gpu
