@@ -1,0 +1,55 @@
+// Temporary A/B probe (not committed): one matmul kernel at 4096^3, fp16, timed and spot-checked.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+#include <cuda_fp16.h>
+#include "bench/matmul_kernels.hpp"
+#include "checker/gpu_launch.cuh"
+namespace tp::bench_gpu { namespace {
+template <class T, class P, int B0, int B1, int BK, int W>
+struct Prefetch8 : MatmulPrefetch<T, P, B0, B1, BK> { static constexpr int num_warps = W; };
+}}
+using T = tl::float16;
+using namespace tp::bench_gpu;
+#ifdef KST
+using K = KT<T, tl::ieee_t, KB0, KB1, KBK, KST, KW>;
+#else
+using K = KT<T, tl::ieee_t, KB0, KB1, KBK, KW>;
+#endif
+constexpr auto function = tp::gpu::program<K, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<float>, int, int, int, int>;
+int main() {
+  const int n = 4096;
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<__half> hx(size_t(n) * n), hy(size_t(n) * n);
+  for (auto& v : hx) v = __float2half(u(rng));
+  for (auto& v : hy) v = __float2half(u(rng));
+  void *x, *y; float* z;
+  cudaMalloc(&x, 2ull * n * n); cudaMalloc(&y, 2ull * n * n); cudaMalloc(&z, 4ull * n * n);
+  cudaMemcpy(x, hx.data(), 2ull * n * n, cudaMemcpyHostToDevice);
+  cudaMemcpy(y, hy.data(), 2ull * n * n, cudaMemcpyHostToDevice);
+  const size_t shared = tp::gpu::shared_arena_bytes<function>();
+  cudaFuncAttributes a{}; cudaFuncGetAttributes(&a, function);
+  const dim3 grid(n / KB0, n / KB1);
+  auto launch = [&] { function<<<grid, 32 * K::num_warps, shared>>>(K{}, {(const T*)x}, {(const T*)y}, {z}, n, n, 1, n); };
+  for (int i = 0; i < 3; ++i) launch();
+  cudaEvent_t s, e; cudaEventCreate(&s); cudaEventCreate(&e);
+  std::vector<float> ms;
+  for (int r = 0; r < 15; ++r) { cudaEventRecord(s); launch(); cudaEventRecord(e); cudaEventSynchronize(e); float t; cudaEventElapsedTime(&t, s, e); ms.push_back(t); }
+  std::sort(ms.begin(), ms.end());
+  std::vector<float> hz(size_t(n) * n);
+  cudaMemcpy(hz.data(), z, 4ull * n * n, cudaMemcpyDeviceToHost);
+  double worst = 0;
+  for (int t = 0; t < 64; ++t) {
+    const int i = rng() % n, j = rng() % n;
+    double ref = 0;
+    for (int k = 0; k < n; ++k) ref += double(__half2float(hx[size_t(i) * n + k])) * __half2float(hy[size_t(k) * n + j]);
+    worst = std::max(worst, std::abs(ref - hz[size_t(i) * n + j]));
+  }
+  int blocks = 0; cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, 32 * K::num_warps, shared);
+  std::printf("%-28s median %.4f ms %6.1f TFLOP/s regs %3d arena %6zu blocks/SM %d max|err| %.2e %s\n", LABEL, ms[7],
+              2.0 * n * n * double(n) / ms[7] / 1e9, a.numRegs, shared, blocks, worst, cudaGetErrorString(cudaGetLastError()));
+}
