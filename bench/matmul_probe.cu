@@ -1,4 +1,19 @@
-// Temporary A/B probe (not committed): one matmul kernel at 4096^3, fp16, timed and spot-checked.
+// One fp16 matmul kernel of bench/matmul_kernels.hpp at 4096^3, alone: timed (15 launches after 3,
+// the median), 64 elements checked against a double-precision product, with its registers and
+// blocks per multiprocessor. Not part of the build: the probe of bench/RESULTS.md ("What bounds the
+// wgmma matmuls"), built once per kernel, in parallel, on the GPU machine:
+//
+//   F="-std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3"
+//   nvcc $F -DTL_NUM_WARPS=8 -DKT=MatmulAs8 -DKB0=128 -DKB1=128 -DKBK=32 -DKW=8 '-DLABEL="plain"' -o /tmp/a bench/matmul_probe.cu
+//   nvcc $F -DTL_NUM_WARPS=8 -DKT=MatmulStaged -DKB0=128 -DKB1=128 -DKBK=64 -DKST=2 -DKW=8 '-DLABEL="staged"' -o /tmp/b bench/matmul_probe.cu
+//   /tmp/a; /tmp/b
+//
+// (KT: MatmulAs8, MatmulStaged with KST stages, or Prefetch8 below; nvcc splits -D values at
+// commas, hence one macro per parameter.) The "measurement only" rows of RESULTS were built from
+// a tree patched for the probe: TL_PROBE_NO_READBACK skipped the register read-back at the end of
+// cuda/operand_stages.cuh's staged_operand_load and wrapped dot_mma's staging fallback in
+// `if constexpr (!is_staged_layout<LA> || !is_staged_layout<LB>)`; TL_PROBE_NO_FENCE made
+// fence_shared_for_wgmma empty.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
