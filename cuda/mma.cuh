@@ -93,7 +93,6 @@ struct swizzled {
   static constexpr int row_shift = chunks >= 8 ? 0 : layouts::log2_exact(8 / chunks);
   static constexpr int xor_mask = (chunks >= 8 ? 8 : chunks) - 1;
   static constexpr int elements = Rows * Cols;
-  static constexpr int alignment = 16;
 
   __device__ __forceinline__ static int mask_of(int row) {
     if constexpr (chunks >= 8)  // row bits 0, 1, 2 as mask bits 2, 0, 1; row bit 3 into bit 2
@@ -120,7 +119,6 @@ struct swizzled<Rows, Cols, 2> {
   static constexpr int row_chunks = chunks < 8 ? chunks : 8;  // chunks per stored row
   static constexpr int row_bytes = 16 * row_chunks;           // 32, 64 or 128: the swizzle mode
   static constexpr int per_row = 8 * row_chunks;              // elements per stored row
-  static constexpr int panels = chunks / row_chunks;
   static constexpr int panel_bytes = Rows * row_bytes;
   static constexpr int row_shift = layouts::log2_exact(8 / row_chunks);
   static constexpr int elements = Rows * Cols;
@@ -432,7 +430,7 @@ __device__ __forceinline__ const void* staged_copy(const X& x) {
   return nullptr;
 }
 
-// dot's own staging of its operands for wgmma: aligned to the largest swizzle's 8 rows.
+// dot's own staging of its operands for wgmma: aligned to its swizzles' 8 rows.
 template <int Bytes>
 struct wgmma_operands_key;
 
@@ -491,12 +489,13 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   // both operands from shared memory, so an `a` already in registers stays with mma.sync.
   constexpr bool use_wgmma =
       wgmma_built && !is_tf32 && !a_in_registers::value && wgmma_fits<tiles, LC::value, log_n>();
-  static_assert(!use_wgmma || (staged_a * bytes) % SwzB::alignment == 0,
-                "tl (GPU backend): internal error: b's staging is not aligned for wgmma");
   Stored* const buffer = [] {
-    if constexpr (use_wgmma)
-      return reinterpret_cast<Stored*>(shared_region<wgmma_operands_key<staged_bytes>, staged_bytes, 1024>());
-    else
+    if constexpr (use_wgmma) {
+      static_assert((staged_a * bytes) % SwzB::alignment == 0,
+                    "tl (GPU backend): internal error: b's staging is not aligned for wgmma");
+      constexpr int align = SwzA::alignment > SwzB::alignment ? SwzA::alignment : SwzB::alignment;
+      return reinterpret_cast<Stored*>(shared_region<wgmma_operands_key<staged_bytes>, staged_bytes, align>());
+    } else
       return static_cast<Stored*>(shared_bytes<fits ? staged_bytes : 16>());
   }();
   // An operand a pipelined range's load already copied to shared memory is read where it is (its

@@ -64,7 +64,7 @@ __device__ __forceinline__ unsigned char* shared_region() {
 #else
   // A buffer aligned past 128 bytes is found by rounding its 128-aligned start up: its marker
   // covers the bytes that may skip.
-  constexpr int marker_bytes = (Bytes + Align - arena_scale + arena_scale - 1) / arena_scale;
+  constexpr int marker_bytes = (Bytes + Align - 1) / arena_scale;
   __shared__ unsigned char marker[marker_bytes];
   extern __shared__ __align__(128) unsigned char arena[];
   // In 32-bit shared addresses, made generic once: a generic pointer computed from the arena's

@@ -225,7 +225,7 @@ constexpr bool wgmma_fits() {
   for (int w = 0; w < L.warp_bits; ++w)
     if (L.warp[w] != LogN + 4 + w) return false;
   for (int n = 0; n < Tiles::nt; ++n)
-    if (Tiles::col(n) != 8 * n || Tiles::row(n) != 0) return false;
+    if (Tiles::col(n) != 8 * n) return false;
   for (int m = 0; m < Tiles::mt; ++m)
     if (Tiles::row(m * Tiles::nt) % 64 != 0) return false;
   return true;
