@@ -227,10 +227,10 @@ void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& 
   tl_matmul<MatmulStaged<TlT, ieee_t, 128, 64, 32, 3>, TlT, T, 128, 64>(r, tile_name(128, 64, 32) + staged(3), dtype, p);
   tl_matmul<MatmulStaged<TlT, ieee_t, 128, 64, 32, 4>, TlT, T, 128, 64>(r, tile_name(128, 64, 32) + staged(4), dtype, p);
   tl_matmul<MatmulStaged<TlT, ieee_t, 64, 128, 32, 3>, TlT, T, 64, 128>(r, tile_name(64, 128, 32) + staged(3), dtype, p);
-  tl_matmul<MatmulStaged<TlT, ieee_t, 128, 128, 16, 3>, TlT, T, 128, 128>(r, tile_name(128, 128, 16) + staged(3), dtype, p);
+  tl_matmul<MatmulStaged<TlT, ieee_t, 128, 128, 32, 2>, TlT, T, 128, 128>(r, tile_name(128, 128, 32) + staged(2), dtype, p);
   // 8 warps (bench/gpu_bench_matmul_w8.cu).
-  const int w8_tiles[][3] = {{128, 128, 32}, {128, 256, 32}, {256, 128, 32}, {128, 128, 32}, {128, 128, 32}};
-  const int w8_stages[] = {1, 1, 1, 3, 4};
+  const int w8_tiles[][3] = {{128, 128, 32}, {128, 256, 32}, {256, 128, 32}, {128, 128, 32}, {128, 128, 64}};
+  const int w8_stages[] = {1, 1, 1, 3, 2};
   for (int config = 0; config < 5; ++config) {
     std::string name = tile_name(w8_tiles[config][0], w8_tiles[config][1], w8_tiles[config][2]);
     if (w8_stages[config] > 1) name += staged(w8_stages[config]);

@@ -7,10 +7,13 @@
 // cuda/pipeline.cuh requires) and whose `other` holds no data and no index is such a site. Its
 // stage buffer holds S' slots of the whole block's [R, C] tile in `swizzled<R, C, 2>` rows, the
 // layout dot stores a [M, K] or [K, N] operand in. The block copies a slot together: each thread
-// takes 16-byte chunks (8 elements of a row) in turn, and a chunk whose elements are all on in the
-// mask, consecutive in memory and 16-byte aligned goes with one cp.async; any other chunk is read
-// lane by lane (a masked-off lane never touches memory and takes `other`, cast as a plain load
-// casts it) and stored at once. So a slot holds exactly the tile a plain load gives.
+// takes 16-byte chunks (8 elements of a row) in turn. Where the whole tile is on in the mask, its
+// rows consecutive in memory and 16-byte aligned (decided once per copy from the affine forms of
+// cuda/runs.cuh: an interior tile of a matmul), every chunk is one cp.async with no test of its
+// own. Else each chunk is tested: one whose elements are all on, consecutive and aligned goes with
+// one cp.async; any other is read lane by lane (a masked-off lane never touches memory and takes
+// `other`, cast as a plain load casts it) and stored at once. So a slot holds exactly the tile a
+// plain load gives.
 //
 //   first iteration   claim the buffer (its owner and claimed scalars), copy iterations
 //                     0 .. S' - 2
@@ -23,6 +26,10 @@
 // The tile returned has a staged layout (cuda/tile_storage.cuh): its storage also points to the
 // slot, and a dot of it reads its fragments there, with no barrier and no staging of its own. The
 // registers are read as well (a load is a value), and cost nothing where nothing else uses them.
+// A load through a tl::ptr<const T> also keeps the load itself in the tile, so that where the site
+// loaded plainly (below) dot loads it again where it stages it, and no registers of the tile live
+// from the site to the dot on any path (measured: the 8-warp 128 x 128 x 64 matmul from 228
+// registers to 128, two blocks per multiprocessor instead of one).
 // A site that comes after another staged site of the same iteration skips the barrier where the
 // earlier site's wait already covered its copies (the first site waits for the later sites'
 // copies of the iteration too, which were committed right after its own once the pipeline is
@@ -33,7 +40,7 @@
 // Everything else is cuda/pipeline.cuh's, with the same fallbacks: a load the site cannot copy
 // ahead (a second load of the type in one iteration, a nested range's claim, scalars or a base
 // pointer that changed since the claim) is loaded plainly, and its tile has no slot, so dot stages
-// it. Where two slots do not fit in max_operand_stage_bytes (tile/range_leaves.hpp) the load goes
+// it (loading it again where the tile kept its load). Where two slots do not fit in max_operand_stage_bytes (tile/range_leaves.hpp) the load goes
 // to cuda/pipeline.cuh's per-thread slots (or plainly).
 #pragma once
 
@@ -82,11 +89,94 @@ inline constexpr int operand_site_stages = [] {
   return s;
 }();
 
+// A site's load, kept in the tile it returns so that dot can load it again (cuda/tile_storage.cuh,
+// staged_registers): its pointers, mask and `other` hold their values, index included.
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+struct operand_source {
+  PE pe;
+  MaskE m;
+  OtherE o;
+  __device__ __forceinline__ auto load() const { return cuda::load<Elem, S, has_other>(pe, m, o); }
+};
+
+// The thread index a slot's copy hands its 16-byte chunks out by (chunk c to thread c % threads):
+// read anew in each copy (thread_index_here), so that the chunks' rows, columns and addresses are
+// recomputed rather than kept in registers across the loop (measured: the 8-warp 128 x 128 x 64
+// matmul keeps 2 blocks per multiprocessor so), and known to be below `threads`, so that they
+// cost a few shifts and adds.
+__device__ __forceinline__ unsigned copying_thread() {
+  return static_cast<unsigned>(thread_index_here()) & (threads - 1);
+}
+
+// The copy of a slot chunk by chunk: a chunk whose elements are all on, consecutive and aligned
+// goes with one cp.async, any other lane by lane.
+template <class Elem, class S, class Swz, class PE, class MaskE, class OtherE>
+__device__ __forceinline__ void copy_chunk_by_chunk(const PE& pe, const MaskE& m, const OtherE& o,
+                                                    const Elem* base, Elem* to) {
+  using Offsets = typename PE::offsets_type;
+  using OffS = shape_of_t<Offsets>;
+  using MaskS = shape_of_t<MaskE>;
+  using OtherS = shape_of_t<OtherE>;
+  constexpr int Cols = S::dim(1), per_chunk = Swz::per_chunk;
+  constexpr int chunks = S::dim(0) * Cols / per_chunk;
+  constexpr int rounds = (chunks + threads - 1) / threads;
+  const unsigned tid = copying_thread();
+  static_for<rounds>([&](auto r) {
+    const unsigned c = tid + decltype(r)::value * threads;
+    if (chunks % threads != 0 && c >= chunks) return;
+    const int row = static_cast<int>(c / (Cols / per_chunk)), col = static_cast<int>(c % (Cols / per_chunk)) * per_chunk;
+    Elem* const chunk = to + Swz::at(row, col);
+    pos<2> q{};
+    q.slot = -1;
+    q.c[0] = row;
+    q.c[1] = col;
+    if constexpr (runs::applies<S, per_chunk, Offsets, MaskE>) {
+      int first;
+      if (whole_run<S, per_chunk>(pe.offsets, m, q, first) &&
+          reinterpret_cast<std::uintptr_t>(base + first) % 16 == 0) {
+        copy_async<16>(chunk, base + first);
+        return;
+      }
+    }
+    bool on[per_chunk];
+    int offset[per_chunk];
+    static_for<per_chunk>([&](auto j) {
+      q.c[1] = col + decltype(j)::value;
+      on[j] = m.eval(broadcast_pos<MaskS, S>(q));
+      offset[j] = static_cast<int>(pe.offsets.eval(broadcast_pos<OffS, S>(q)));
+    });
+    if constexpr (!runs::applies<S, per_chunk, Offsets, MaskE>) {
+      bool whole = true;
+      static_for<per_chunk>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
+      whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % 16 == 0;
+      if (whole) {
+        copy_async<16>(chunk, base + offset[0]);
+        return;
+      }
+    }
+    vector<Elem, per_chunk> v;
+    static_for<per_chunk>([&](auto j) {
+      q.c[1] = col + decltype(j)::value;
+      v.v[j] = on[j] ? base[offset[j]] : op::cast_to<Elem>{}(o.eval(broadcast_pos<OtherS, S>(q)));
+    });
+    *reinterpret_cast<vector<Elem, per_chunk>*>(chunk) = v;
+  });
+}
+
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
 __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m, const OtherE& o) {
   using Offsets = typename PE::offsets_type;
   using L = access_blocked_layout<S, Elem>;
-  using Tile = basic_tile<Elem, S, staged_layout<L>>;
+  // Only what nothing stores to can be loaded again later with the same values.
+  using Source = std::conditional_t<std::is_const_v<typename PE::element_type>,
+                                    operand_source<Elem, S, has_other, PE, MaskE, OtherE>, void>;
+  using Tile = basic_tile<Elem, S, staged_layout<L, Source>>;
+  auto keep_the_load = [&](Tile& t) {
+    if constexpr (!std::is_void_v<Source>) {
+      t.storage.again.source = Source{pe, m, o};
+      t.storage.again.set = true;
+    }
+  };
   constexpr int St = index_stages<Offsets>();
   constexpr int state = operand_state_words<PE, MaskE, OtherE>;
   constexpr int SS = operand_site_stages<Elem, S, St, state>;
@@ -104,6 +194,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
     using From = typename std::remove_cvref_t<decltype(t)>::layout_type;
     static_assert(std::is_same_v<From, L>, "tl (GPU backend): internal error: a load's layout");
     static_for<L::registers>([&](auto k) { out.storage.regs[k] = t.storage.regs[k]; });
+    keep_the_load(out);
     return out;
   };
 
@@ -136,9 +227,6 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
     const bool same_mask = visit_state<Save, 1>(m, at);
     return visit_state<Save, 1>(o, at) && same_mask && same_pointers;
   };
-  using OffS = shape_of_t<Offsets>;
-  using MaskS = shape_of_t<MaskE>;
-  using OtherS = shape_of_t<OtherE>;
 
   // Copies iteration n + ahead's tile into its slot, every thread its chunks.
   auto issue = [&](int ahead) {
@@ -156,46 +244,27 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
     move_index(ahead_mask, static_cast<int>(index));
     const Elem* base = pe.base.address;
     Elem* const to = stages + slot * slot_elements;
-    static_for<rounds>([&](auto r) {
-      const int c = tid + decltype(r)::value * threads;
-      if (chunks % threads != 0 && c >= chunks) return;
-      const int row = c / (Cols / per_chunk), col = (c % (Cols / per_chunk)) * per_chunk;
-      Elem* const chunk = to + Swz::at(row, col);
-      pos<2> q{};
-      q.slot = -1;
-      q.c[0] = row;
-      q.c[1] = col;
-      if constexpr (runs::applies<S, per_chunk, Offsets, MaskE>) {
-        int first;
-        if (whole_run<S, per_chunk>(ahead_pe.offsets, ahead_mask, q, first) &&
-            reinterpret_cast<std::uintptr_t>(base + first) % 16 == 0) {
-          copy_async<16>(chunk, base + first);
-          return;
-        }
+    // The whole tile on, its rows consecutive and 16-byte aligned (an interior tile of a matmul):
+    // each chunk is one cp.async from the tile's plane, with no test of its own.
+    if constexpr (runs::affine_v<Offsets> && !has_data_v<MaskE>) {
+      const auto plane = runs::plane_of<S>(ahead_pe.offsets);
+      if (plane.inside && plane.step[1] == 1 && (plane.step[0] * sizeof(Elem)) % 16 == 0 &&
+          reinterpret_cast<std::uintptr_t>(base + plane.first) % 16 == 0 && runs::all_on_tile(ahead_mask)) {
+        const unsigned first = static_cast<unsigned>(plane.first), row_step = static_cast<unsigned>(plane.step[0]);
+        const unsigned t = copying_thread();
+        static_for<rounds>([&](auto r) {
+          const unsigned c = t + decltype(r)::value * threads;
+          if (chunks % threads != 0 && c >= chunks) return;
+          const unsigned row = c / (Cols / per_chunk), col = c % (Cols / per_chunk) * per_chunk;
+          copy_async<16>(to + Swz::at(static_cast<int>(row), static_cast<int>(col)),
+                         base + static_cast<int>(first + row * row_step + col));
+        });
+        commit_copies();
+        group(slot) = p.committed++;
+        return;
       }
-      bool on[per_chunk];
-      int offset[per_chunk];
-      static_for<per_chunk>([&](auto j) {
-        q.c[1] = col + decltype(j)::value;
-        on[j] = ahead_mask.eval(broadcast_pos<MaskS, S>(q));
-        offset[j] = static_cast<int>(ahead_pe.offsets.eval(broadcast_pos<OffS, S>(q)));
-      });
-      if constexpr (!runs::applies<S, per_chunk, Offsets, MaskE>) {
-        bool whole = true;
-        static_for<per_chunk>([&](auto j) { whole = whole && on[j] && offset[j] == offset[0] + j; });
-        whole = whole && reinterpret_cast<std::uintptr_t>(base + offset[0]) % 16 == 0;
-        if (whole) {
-          copy_async<16>(chunk, base + offset[0]);
-          return;
-        }
-      }
-      vector<Elem, per_chunk> v;
-      static_for<per_chunk>([&](auto j) {
-        q.c[1] = col + decltype(j)::value;
-        v.v[j] = on[j] ? base[offset[j]] : op::cast_to<Elem>{}(o.eval(broadcast_pos<OtherS, S>(q)));
-      });
-      *reinterpret_cast<vector<Elem, per_chunk>*>(chunk) = v;
-    });
+    }
+    copy_chunk_by_chunk<Elem, S, Swz>(ahead_pe, ahead_mask, o, base, to);
     commit_copies();
     group(slot) = p.committed++;
   };
@@ -249,6 +318,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
   Tile out(detail::uninitialized_t{});
   const Elem* const from = stages + slot * slot_elements;
   out.storage.staged = from;
+  keep_the_load(out);
   const int flat0 = thread_flat<L>();
   static_for<L::registers / V>([&](auto g) {
     constexpr int first = decltype(g)::value * V;

@@ -170,6 +170,83 @@ __device__ __forceinline__ bool all_on(const E& e, const pos<shape_of_t<E>::rank
   }
 }
 
+// The same questions for a whole tile at once, which a pipelined copy asks once per iteration
+// instead of once per 16-byte chunk: an affine expression over its own shape is its value at the
+// origin plus a step along each axis (evaluated with wrapping arithmetic, so exact mod 2^32), its
+// extremes are at the corners, and where those stay inside int32 no element wrapped and every
+// element is the plane's value exactly.
+template <int R>
+struct plane {
+  long long first;
+  long long step[R > 0 ? R : 1];
+  bool inside;
+};
+
+// E over the shape S it broadcasts to (an axis E does not vary along has step 0).
+template <class S, class E>
+__device__ __forceinline__ plane<S::rank> plane_of(const E& e) {
+  using SE = shape_of_t<E>;
+  plane<S::rank> p;
+  pos<S::rank> at{};
+  at.slot = -1;
+  const int first = static_cast<int>(e.eval(broadcast_pos<SE, S>(at)));
+  p.first = first;
+  long long lowest = first, highest = first;
+  for (int axis = 0; axis < S::rank; ++axis) {
+    p.step[axis] = 0;
+    if (S::dim(axis) == 1) continue;
+    at.c[axis] = 1;
+    const int next = static_cast<int>(e.eval(broadcast_pos<SE, S>(at)));
+    at.c[axis] = 0;
+    p.step[axis] = static_cast<int>(static_cast<unsigned>(next) - static_cast<unsigned>(first));
+    const long long span = p.step[axis] * (S::dim(axis) - 1);
+    if (span < 0) lowest += span;
+    else highest += span;
+  }
+  p.inside = lowest >= -2147483648LL && highest <= 2147483647LL;
+  return p;
+}
+
+// Whether every element of a lazy mask is on, decided from the forms above; false where it cannot
+// tell (the caller then asks chunk by chunk).
+template <class E>
+__device__ __forceinline__ bool all_on_tile(const E& e) {
+  using X = std::remove_cvref_t<E>;
+  using S = shape_of_t<X>;
+  if constexpr (S::rank == 0 || constant<X>) {
+    pos<S::rank> origin{};
+    origin.slot = -1;
+    return static_cast<bool>(e.eval(origin));
+  } else if constexpr (is_expand<X>::value) {
+    return all_on_tile(e.a);
+  } else if constexpr (!std::is_void_v<typename binary_op<X>::type>) {
+    using Op = typename binary_op<X>::type;
+    using A = typename X::a_type;
+    using B = typename X::b_type;
+    if constexpr (std::is_same_v<Op, op::bit_and> && std::is_same_v<typename X::value_type, bool>) {
+      return all_on_tile(e.a) && all_on_tile(e.b);
+    } else if constexpr (std::is_same_v<Op, op::bit_or> && std::is_same_v<typename X::value_type, bool>) {
+      return all_on_tile(e.a) || all_on_tile(e.b);
+    } else if constexpr (ordering<Op> && affine_v<A> && affine_v<B>) {
+      const auto a = plane_of<S>(e.a);
+      const auto b = plane_of<S>(e.b);
+      if (!a.inside || !b.inside) return false;
+      long long lowest = a.first - b.first, highest = lowest;  // of a - b
+      for (int axis = 0; axis < S::rank; ++axis) {
+        const long long span = (a.step[axis] - b.step[axis]) * (S::dim(axis) - 1);
+        if (span < 0) lowest += span;
+        else highest += span;
+      }
+      if constexpr (std::is_same_v<Op, op::less> || std::is_same_v<Op, op::less_equal>) return holds<Op>(highest);
+      else return holds<Op>(lowest);
+    } else {
+      return false;
+    }
+  } else {
+    return false;
+  }
+}
+
 // Whether the fast test applies: lazy offsets and mask, and a run that stays inside one row.
 template <class S, int W, class Offsets, class Mask>
 inline constexpr bool applies = !has_data_v<Offsets> && !has_data_v<Mask> && S::rank > 0 &&

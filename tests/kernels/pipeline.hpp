@@ -98,15 +98,16 @@ namespace test_kernels {
 // unpipelined, bit for bit (the operands are whole numbers, so every sum is exact). What the copy
 // must get right: a ragged last block (whole 16-byte chunks off), a mask that cuts chunks and an
 // `other` that is not zero, a base pointer off the 16-byte grid (no chunk can be one cp.async),
-// the loaded tile used besides the dot (its registers), a copy of it (which dot stages itself), and
-// operands loaded in an `if` that some iterations skip.
+// the loaded tile used besides the dot (its registers), a copy of it (which dot stages itself),
+// operands loaded in an `if` that some iterations skip, and two loads of one type in one iteration
+// (the second loaded plainly, and loaded again by its dot: cuda/tile_storage.cuh).
 template <class T, int Stages, int M, int N, int K, int Warps>
 struct PipelinedHalfDot {
   using operand = T;
   static constexpr int num_warps = Warps;
   static constexpr int kdim = 4 * K + 8;  // x: [M, kdim] (+ 1), y: [kdim, N]
   static constexpr int tile = (M > N ? M : N) * kdim + 8;
-  static constexpr int computations = 6;
+  static constexpr int computations = 7;
   static constexpr int pipelined_half = computations * M * N;
   static constexpr int outputs = 2 * pipelined_half;
   static_assert(K <= N, "the tile of maxima is stored in an [M, N] slice");
@@ -167,6 +168,21 @@ struct PipelinedHalfDot {
       }
     }
     tl::store(slice(5), acc5);
+
+    // Two loads of one type in one iteration, both live until their dots: the second site shares
+    // the first's buffer, so it loads plainly, and its dot loads it again where it stages it.
+    tl::tile<float, M, N> acc6 = 0.0f;
+    auto further = x + 8;
+    const int further_n = n - 8;
+    for (auto k : loop(0, n, K)) {
+      auto ks = k + tl::arange<K>();
+      auto a = tl::load(x + rows.col() * n + ks.row(), (ks < n).row(), 0.0f);
+      auto a_further = tl::load(further + rows.col() * n + ks.row(), (ks < further_n).row(), 0.0f);
+      auto b = tl::load(y + ks.col() * N + cols.row(), (ks < n).col(), 0.0f);
+      acc6 = tl::dot(a, b, acc6);
+      acc6 = tl::dot(a_further, b, acc6);
+    }
+    tl::store(slice(6), acc6);
   }
 
   TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z, int n) const {

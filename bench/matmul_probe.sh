@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# bench/matmul_probe.cu once per configuration, built in parallel, then run one after another;
+# run from the repository root on a GPU machine with nvcc:
+#
+#   bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS" ...
+#
+# KERNEL is MatmulAs8, MatmulStaged or Prefetch8 (bench/matmul_probe.cu); STAGES is - for the
+# kernels without stages. Each configuration prints one line (time, TFLOP/s, registers, blocks
+# per multiprocessor, the largest error of 64 checked elements) into OUT_DIR/probe.txt. With
+# PROFILE=N, ncu profiles the N-th configuration (1-based: speed of light, occupancy, scheduler
+# and warp-state statistics) and bench/sass_loops.py counts its main loop's SASS (profile.txt).
+set -uo pipefail
+out=${1:?usage: bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS" ...}
+shift
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+# PROBE_FLAGS: more nvcc flags, e.g. -I DIR ahead of the tree's headers for an A/B of a header.
+flags=(${PROBE_FLAGS:-} -std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3)
+i=0
+for config in "$@"; do
+  i=$((i + 1))
+  read -r kernel b0 b1 bk stages warps <<<"$config"
+  defines=(-DTL_NUM_WARPS="$warps" -DKT="$kernel" -DKB0="$b0" -DKB1="$b1" -DKBK="$bk" -DKW="$warps")
+  label="$kernel ${b0}x${b1}x${bk} w$warps"
+  if [[ $stages != - ]]; then defines+=(-DKST="$stages"); label+=" s$stages"; fi
+  nvcc "${flags[@]}" "${defines[@]}" "-DLABEL=\"$label\"" -o "$out/probe$i" bench/matmul_probe.cu \
+    >"$out/build$i.txt" 2>&1 &
+done
+wait
+i=0
+for config in "$@"; do
+  i=$((i + 1))
+  if [[ -x $out/probe$i ]]; then "$out/probe$i"; else echo "configuration $i ($config): build failed"; tail -5 "$out/build$i.txt"; fi
+done | tee "$out/probe.txt"
+if [[ -n ${PROFILE:-} && -x $out/probe$PROFILE ]]; then
+  {
+    ncu --section SpeedOfLight --section Occupancy --section SchedulerStats --section WarpStateStats \
+      --section LaunchStats -k regex:program -c 1 "$out/probe$PROFILE"
+    cuobjdump -sass "$out/probe$PROFILE" | python3 bench/sass_loops.py program
+  } >"$out/profile.txt" 2>&1
+fi
+rm -f "$out"/probe[0-9]*
