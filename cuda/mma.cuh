@@ -438,7 +438,7 @@ __device__ __forceinline__ void stage_from_registers(const X& x, const Data& dat
   if constexpr (is_data_tile<X>::value) {
     if constexpr (is_staged_layout<typename X::layout_type>) {
       if (x.storage.again.set) {
-        const auto loaded = x.storage.again.source.load();
+        const auto loaded = x.storage.again.source().load();
         stage(loaded.storage);
         return;
       }

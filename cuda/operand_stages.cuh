@@ -173,8 +173,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
   using Tile = basic_tile<Elem, S, staged_layout<L, Source>>;
   auto keep_the_load = [&](Tile& t) {
     if constexpr (!std::is_void_v<Source>) {
-      t.storage.again.source = Source{pe, m, o};
-      t.storage.again.set = true;
+      t.storage.again.keep(Source{pe, m, o});
     }
   };
   constexpr int St = index_stages<Offsets>();

@@ -10,6 +10,7 @@
 
 #include "cuda/runtime.cuh"
 
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -99,17 +100,22 @@ inline constexpr bool is_staged_layout = false;
 template <class L, class Source>
 inline constexpr bool is_staged_layout<staged_layout<L, Source>> = true;
 
-// A load to run again, or nothing: the union leaves Source unconstructed in a tile no site made.
+// A load to run again, or nothing. Source (expression nodes) has no default constructor, so a
+// tile no site made holds its bytes, not an object: copied in with memcpy, which creates the
+// object there (a union, copied by nvcc, lost the member it did not name).
 template <class Source>
 struct load_again {
-  static_assert(std::is_trivially_copyable_v<Source> && std::is_trivially_destructible_v<Source>,
+  static_assert(std::is_trivially_copyable_v<Source>,
                 "tl (GPU backend): internal error: a load kept for later holds more than values");
-  union {
-    char none;
-    Source source;
-  };
+  alignas(Source) unsigned char kept[sizeof(Source)];
   bool set = false;
-  __device__ __forceinline__ load_again() : none(0) {}
+  __device__ __forceinline__ void keep(const Source& source) {
+    __builtin_memcpy(kept, &source, sizeof(Source));
+    set = true;
+  }
+  __device__ __forceinline__ const Source& source() const {
+    return *std::launder(reinterpret_cast<const Source*>(kept));
+  }
 };
 struct no_load_again {
   static constexpr bool set = false;
