@@ -87,9 +87,9 @@ inline constexpr int operand_site_stages = [] {
 
 // The thread index a slot's copy hands its 16-byte chunks out by (chunk c to thread c % threads):
 // read anew in each copy (thread_index_here), so that the chunks' rows, columns and addresses are
-// recomputed rather than kept in registers across the loop (measured: the 8-warp 128 x 128 x 64
-// matmul keeps 2 blocks per multiprocessor so), and known to be below `threads`, so that they
-// cost a few shifts and adds.
+// recomputed rather than kept in registers across the loop (registers bound how many blocks a
+// multiprocessor holds: bench/RESULTS.md), and known to be below `threads`, so that they cost a
+// few shifts and adds.
 __device__ __forceinline__ unsigned copying_thread() {
   return static_cast<unsigned>(thread_index_here()) & (threads - 1);
 }
@@ -154,6 +154,15 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
   using Offsets = typename PE::offsets_type;
   using L = access_blocked_layout<S, Elem>;
   using Tile = basic_tile<Elem, S, staged_layout<L>>;
+  constexpr int St = index_stages<Offsets>();
+  constexpr int state = operand_state_words<PE, MaskE, OtherE>;
+  constexpr int SS = operand_site_stages<Elem, S, St, state>;
+  static_assert(SS >= 2, "tl (GPU backend): internal error: an operand site of one stage");
+  constexpr int R = S::dim(0), Cols = S::dim(1);
+  using Swz = swizzled<R, Cols, 2>;
+  constexpr int per_chunk = Swz::per_chunk;  // 8
+  constexpr int chunks = R * Cols / per_chunk;
+  constexpr int rounds = (chunks + threads - 1) / threads;
 
   // A plain load, as a staged tile with no slot.
   auto plain = [&] {
