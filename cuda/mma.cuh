@@ -430,6 +430,23 @@ __device__ __forceinline__ const void* staged_copy(const X& x) {
   return nullptr;
 }
 
+// The registers dot stages an operand from: those of the tile, or, for a staged tile whose site
+// copied nothing (it loaded plainly) and kept its load (cuda/tile_storage.cuh, staged_registers),
+// that load run again here, so that no registers of it live from the site to the dot.
+template <class X, class Data, class Stage>
+__device__ __forceinline__ void stage_from_registers(const X& x, const Data& data, Stage&& stage) {
+  if constexpr (is_data_tile<X>::value) {
+    if constexpr (is_staged_layout<typename X::layout_type>) {
+      if (x.storage.again.set) {
+        const auto loaded = x.storage.again.source().load();
+        stage(loaded.storage);
+        return;
+      }
+    }
+  }
+  stage(data.storage);
+}
+
 // dot's own staging of its operands for wgmma: aligned to its swizzles' 8 rows.
 template <int Bytes>
 struct wgmma_operands_key;
@@ -517,10 +534,11 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     };
     __syncthreads();  // earlier readers of this buffer are done
     if constexpr (!a_in_registers::value)
-      if (stage_a) stage<SwzA, Stored>(buffer, da.storage, convert);
+      if (stage_a)
+        stage_from_registers(a, da, [&](const auto& r) { stage<SwzA, Stored>(buffer, r, convert); });
     if (bs == nullptr) {
       if constexpr (b_rows) stage<SwzB, Stored>(buffer + staged_a, transposed_view(db.storage), convert);
-      else stage<SwzB, Stored>(buffer + staged_a, db.storage, convert);
+      else stage_from_registers(b, db, [&](const auto& r) { stage<SwzB, Stored>(buffer + staged_a, r, convert); });
     }
     if constexpr (use_wgmma) fence_shared_for_wgmma();
     __syncthreads();

@@ -10,6 +10,7 @@
 
 #include "cuda/runtime.cuh"
 
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -89,35 +90,69 @@ struct registers {
 
 // The layout of a tile that a pipelined range's load also left in shared memory, in the swizzled
 // rows that tl::dot reads its operands from (cuda/operand_stages.cuh): the same layout L, marked,
-// so that the tile's storage carries where that copy is.
-template <class L>
+// so that the tile's storage carries where that copy is. Source is the load itself (its pointers,
+// mask and `other`, which hold no data tile: lazy nodes and scalars by value), where the tile may
+// be loaded again when it is used (a load through a tl::ptr<const T>), else void.
+template <class L, class Source = void>
 struct staged_layout : L {};
 template <class L>
 inline constexpr bool is_staged_layout = false;
-template <class L>
-inline constexpr bool is_staged_layout<staged_layout<L>> = true;
+template <class L, class Source>
+inline constexpr bool is_staged_layout<staged_layout<L, Source>> = true;
 
-// The registers of a staged tile, and its copy in shared memory (nullptr when there is none).
+// A load to run again, or nothing. Source (expression nodes) has no default constructor, so a
+// tile no site made holds its bytes, not an object: copied in with memcpy, which creates the
+// object there. The bytes are sizeof(Source): no node may be [[no_unique_address]] (tile/expr.hpp).
+template <class Source>
+struct load_again {
+  static_assert(std::is_trivially_copyable_v<Source>,
+                "tl (GPU backend): internal error: a load kept for later holds more than values");
+  alignas(Source) unsigned char kept[sizeof(Source)];
+  bool set = false;
+  __device__ __forceinline__ void keep(const Source& source) {
+    __builtin_memcpy(kept, &source, sizeof(Source));
+    set = true;
+  }
+  __device__ __forceinline__ const Source& source() const {
+    return *std::launder(reinterpret_cast<const Source*>(kept));
+  }
+};
+struct no_load_again {
+  static constexpr bool set = false;
+};
+
+// The registers of a staged tile, its copy in shared memory (nullptr when there is none), and
+// the load it may be loaded again from.
+//
 // The copy is only good until its site copies a later iteration into the same slot, which can
 // only happen after the variable the load initialized has gone out of scope (a tile declared in
 // the loop's body) or through a copy of the tile: so only the tile the load initialized (and a
 // move of it, as a return moves it) keeps the pointer; a copy, or an assignment, drops it, and a
 // `dot` of a tile without the pointer stages it from its registers as any other.
-template <class T, class S, class L>
+//
+// The load kept likewise: a `dot` of the tile the load initialized, where the site copied nothing
+// (it loaded plainly), loads it again where it stages it, from memory nothing stores to during
+// the kernel (a tl::ptr<const T>), so the values are the same. Then no path keeps the tile's
+// registers live from the load to the `dot`, and registers nothing else reads are not loaded at
+// all: a staged operand tile costs the kernel no registers.
+template <class T, class S, class L, class Source>
 struct staged_registers : registers<T, S, L> {
   const void* staged = nullptr;
+  std::conditional_t<std::is_void_v<Source>, no_load_again, load_again<Source>> again;
   staged_registers() = default;
   __device__ __forceinline__ staged_registers(const staged_registers& o) : registers<T, S, L>(o) {}
   __device__ __forceinline__ staged_registers(staged_registers&& o)
-      : registers<T, S, L>(o), staged(o.staged) {}
+      : registers<T, S, L>(o), staged(o.staged), again(o.again) {}
   __device__ __forceinline__ staged_registers& operator=(const staged_registers& o) {
     registers<T, S, L>::operator=(o);
     staged = nullptr;
+    again = {};
     return *this;
   }
   __device__ __forceinline__ staged_registers& operator=(staged_registers&& o) {
     registers<T, S, L>::operator=(o);
     staged = nullptr;
+    again = {};
     return *this;
   }
 };
@@ -126,9 +161,9 @@ template <class T, class S, class L>
 struct storage_of {
   using type = registers<T, S, L>;
 };
-template <class T, class S, class L>
-struct storage_of<T, S, staged_layout<L>> {
-  using type = staged_registers<T, S, staged_layout<L>>;
+template <class T, class S, class L, class Source>
+struct storage_of<T, S, staged_layout<L, Source>> {
+  using type = staged_registers<T, S, staged_layout<L, Source>, Source>;
 };
 
 // threadIdx.x, read where it is used: what code computes from it is then not hoisted out of a

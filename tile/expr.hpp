@@ -59,6 +59,9 @@ using op_location = std::source_location;
 void float_turned_nonfinite(const char* op, bool binary, double a, double b, double r,
                             const op_location& loc);
 #else
+// Empty, and a node's plain member: a node that declared it [[no_unique_address]] had, in nvcc
+// 13.0's device code, members placed past its own sizeof, so a copy of sizeof bytes
+// (cuda/tile_storage.cuh's load_again) lost them.
 struct op_location {
   constexpr op_location() = default;
   TL_FN constexpr op_location(const std::source_location&) {}
@@ -334,7 +337,7 @@ struct unary_expr : expr_base<unary_expr<Op, A>> {
   static constexpr bool has_data = a_type::has_data;
   static constexpr bool may_poison = a_type::may_poison;
   A a;
-  [[no_unique_address]] op_location loc;
+  op_location loc;
   TL_FN explicit unary_expr(const a_type& x, op_location where = {}) : a(x), loc(where) {}
   TL_FN auto eval(const pos<shape_type::rank>& p) const {
     const auto x = a.eval(p);
@@ -371,7 +374,7 @@ struct binary_expr : expr_base<binary_expr<Op, A, B>> {
       a_type::may_poison || b_type::may_poison || Op::template may_poison<value_type>;
   A a;
   B b;
-  [[no_unique_address]] op_location loc;
+  op_location loc;
   TL_FN binary_expr(const a_type& x, const b_type& y, op_location where = {})
       : a(x), b(y), loc(where) {}
   TL_FN auto eval(const pos<shape_type::rank>& p) const {
@@ -417,7 +420,7 @@ struct where_expr : expr_base<where_expr<C, A, B>> {
   C c;
   A a;
   B b;
-  [[no_unique_address]] op_location loc;
+  op_location loc;
   TL_FN where_expr(const c_type& cond, const a_type& x, const b_type& y, op_location where = {})
       : c(cond), a(x), b(y), loc(where) {}
   TL_FN auto eval(const pos<shape_type::rank>& p) const {

@@ -100,7 +100,7 @@ namespace test_kernels {
 // `other` that is not zero, a base pointer off the 16-byte grid (no chunk can be one cp.async),
 // the loaded tile used besides the dot (its registers), a copy of it (which dot stages itself),
 // operands loaded in an `if` that some iterations skip, and two loads of one type in one iteration
-// (the second loaded plainly).
+// (the second loaded plainly, and loaded again by its dot: cuda/tile_storage.cuh).
 template <class T, int Stages, int M, int N, int K, int Warps>
 struct PipelinedHalfDot {
   using operand = T;
@@ -170,7 +170,7 @@ struct PipelinedHalfDot {
     tl::store(slice(5), acc5);
 
     // Two loads of one type in one iteration, both live until their dots: the second site shares
-    // the first's buffer, so it loads plainly, and its dot stages it.
+    // the first's buffer, so it loads plainly, and its dot loads it again where it stages it.
     tl::tile<float, M, N> acc6 = 0.0f;
     auto further = x + 8;
     const int further_n = n - 8;
