@@ -231,9 +231,11 @@ void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& 
   // 8 warps (bench/gpu_bench_matmul_w8.cu).
   const int w8_tiles[][3] = {{128, 128, 32}, {128, 256, 32}, {256, 128, 32}, {128, 128, 32}, {128, 128, 64}};
   const int w8_stages[] = {1, 1, 1, 3, 2};
+  const int w8_min_blocks[] = {1, 1, 1, 2, 2};  // min_blocks_per_multiprocessor
   for (int config = 0; config < 5; ++config) {
     std::string name = tile_name(w8_tiles[config][0], w8_tiles[config][1], w8_tiles[config][2]);
     if (w8_stages[config] > 1) name += staged(w8_stages[config]);
+    if (w8_min_blocks[config] > 1) name += ", " + std::to_string(w8_min_blocks[config]) + " blocks per multiprocessor";
     r.measure("matmul", name + ", 8 warps", dtype, p, p.z32.data, [&](int, cudaStream_t stream) {
       matmul_w8(!is_fp16, config, p.x.data, p.y.data, p.z32.data, r.n, stream);
     });

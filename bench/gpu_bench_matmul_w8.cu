@@ -27,8 +27,8 @@ bool launch_of(int config, const void* x, const void* y, float* z, int n, cudaSt
     case 0: launch<MatmulAs8<T, ieee_t, 128, 128, 32>, T, 128, 128>(x, y, z, n, stream); return true;
     case 1: launch<MatmulAs8<T, ieee_t, 128, 256, 32>, T, 128, 256>(x, y, z, n, stream); return true;
     case 2: launch<MatmulAs8<T, ieee_t, 256, 128, 32>, T, 256, 128>(x, y, z, n, stream); return true;
-    case 3: launch<MatmulStaged<T, ieee_t, 128, 128, 32, 3, 8>, T, 128, 128>(x, y, z, n, stream); return true;
-    case 4: launch<MatmulStaged<T, ieee_t, 128, 128, 64, 2, 8>, T, 128, 128>(x, y, z, n, stream); return true;
+    case 3: launch<MatmulStaged<T, ieee_t, 128, 128, 32, 3, 8, 2>, T, 128, 128>(x, y, z, n, stream); return true;
+    case 4: launch<MatmulStaged<T, ieee_t, 128, 128, 64, 2, 8, 2>, T, 128, 128>(x, y, z, n, stream); return true;
     default: return false;
   }
 }

@@ -8,7 +8,8 @@
 //   nvcc $F -DTL_NUM_WARPS=8 -DKT=MatmulStaged -DKB0=128 -DKB1=128 -DKBK=64 -DKST=2 -DKW=8 '-DLABEL="staged"' -o /tmp/b bench/matmul_probe.cu
 //   /tmp/a; /tmp/b
 //
-// (KT: MatmulAs8, MatmulStaged with KST stages, or Prefetch8 below; nvcc splits -D values at
+// (KT: MatmulAs8, MatmulStaged with KST stages and optionally KMB blocks per multiprocessor, or
+// Prefetch8 below; nvcc splits -D values at
 // commas, hence one macro per parameter.) The "measurement only" rows of RESULTS were built from
 // a tree patched for the probe: TL_PROBE_NO_READBACK skipped the register read-back at the end of
 // cuda/operand_stages.cuh's staged_operand_load and wrapped dot_mma's staging fallback in
@@ -29,7 +30,9 @@ struct Prefetch8 : MatmulPrefetch<T, P, B0, B1, BK> { static constexpr int num_w
 }}
 using T = tl::float16;
 using namespace tp::bench_gpu;
-#ifdef KST
+#if defined(KST) && defined(KMB)
+using K = KT<T, tl::ieee_t, KB0, KB1, KBK, KST, KW, KMB>;
+#elif defined(KST)
 using K = KT<T, tl::ieee_t, KB0, KB1, KBK, KST, KW>;
 #else
 using K = KT<T, tl::ieee_t, KB0, KB1, KBK, KW>;

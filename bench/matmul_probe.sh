@@ -2,15 +2,15 @@
 # bench/matmul_probe.cu once per configuration, built in parallel, then run one after another;
 # run from the repository root on a GPU machine with nvcc:
 #
-#   bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS" ...
+#   bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...
 #
 # KERNEL is MatmulAs8, MatmulStaged or Prefetch8 (bench/matmul_probe.cu); STAGES is - for the
-# kernels without stages. Each configuration prints one line (time, TFLOP/s, registers, blocks
+# kernels without stages; MIN_BLOCKS (MatmulStaged only) is its min_blocks_per_multiprocessor. Each configuration prints one line (time, TFLOP/s, registers, blocks
 # per multiprocessor, the largest error of 64 checked elements) into OUT_DIR/probe.txt. With
 # PROFILE=N, ncu profiles the N-th configuration (1-based: speed of light, occupancy, scheduler
 # and warp-state statistics) and bench/sass_loops.py counts its main loop's SASS (profile.txt).
 set -uo pipefail
-out=${1:?usage: bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS" ...}
+out=${1:?usage: bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...}
 shift
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -19,10 +19,11 @@ flags=(${PROBE_FLAGS:-} -std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O
 i=0
 for config in "$@"; do
   i=$((i + 1))
-  read -r kernel b0 b1 bk stages warps <<<"$config"
+  read -r kernel b0 b1 bk stages warps min_blocks <<<"$config"
   defines=(-DTL_NUM_WARPS="$warps" -DKT="$kernel" -DKB0="$b0" -DKB1="$b1" -DKBK="$bk" -DKW="$warps")
   label="$kernel ${b0}x${b1}x${bk} w$warps"
   if [[ $stages != - ]]; then defines+=(-DKST="$stages"); label+=" s$stages"; fi
+  if [[ -n $min_blocks ]]; then defines+=(-DKMB="$min_blocks"); label+=" b$min_blocks"; fi
   nvcc "${flags[@]}" "${defines[@]}" "-DLABEL=\"$label\"" -o "$out/probe$i" bench/matmul_probe.cu \
     >"$out/build$i.txt" 2>&1 &
 done

@@ -100,22 +100,24 @@ inline constexpr bool is_staged_layout = false;
 template <class L, class Source>
 inline constexpr bool is_staged_layout<staged_layout<L, Source>> = true;
 
-// A load to run again, or nothing. Source (expression nodes) has no default constructor, so a
-// tile no site made holds its bytes, not an object: copied in with memcpy, which creates the
-// object there. The bytes are sizeof(Source): no node may be [[no_unique_address]] (tile/expr.hpp).
+// A load to run again, or nothing: the union leaves Source (expression nodes, which have no
+// default constructor) unconstructed in a tile no site made. Its bytes are sizeof(Source), so no
+// node may be [[no_unique_address]] (tile/expr.hpp).
 template <class Source>
 struct load_again {
-  static_assert(std::is_trivially_copyable_v<Source>,
+  static_assert(std::is_trivially_copyable_v<Source> && std::is_trivially_destructible_v<Source>,
                 "tl (GPU backend): internal error: a load kept for later holds more than values");
-  alignas(Source) unsigned char kept[sizeof(Source)];
+  union {
+    char none;
+    Source kept;
+  };
   bool set = false;
+  __device__ __forceinline__ load_again() : none(0) {}
   __device__ __forceinline__ void keep(const Source& source) {
-    __builtin_memcpy(kept, &source, sizeof(Source));
+    ::new (static_cast<void*>(&kept)) Source(source);
     set = true;
   }
-  __device__ __forceinline__ const Source& source() const {
-    return *std::launder(reinterpret_cast<const Source*>(kept));
-  }
+  __device__ __forceinline__ const Source& source() const { return kept; }
 };
 struct no_load_again {
   static constexpr bool set = false;
