@@ -73,11 +73,18 @@ struct MatmulAs8 : MatmulAs<T, Precision, B0, B1, B_MID> {
 
 // The loop as a pipelined range, as Triton's tutorial writes it (`tl.range(..., num_stages=S)`):
 // the 16-bit operands' loads go straight into dot's shared memory, Stages - 1 steps ahead
-// (cuda/operand_stages.cuh). MinBlocks of them on one multiprocessor at once (docs/tl.md).
-template <class T, class Precision, int B0, int B1, int B_MID, int Stages, int Warps = 4, int MinBlocks = 1>
-struct MatmulStaged {
-  static constexpr int num_warps = Warps;
+// (cuda/operand_stages.cuh). MinBlocks of them on one multiprocessor at once where it is not 0
+// (min_blocks_per_multiprocessor, docs/tl.md).
+template <int MinBlocks>
+struct blocks_per_multiprocessor {
   static constexpr int min_blocks_per_multiprocessor = MinBlocks;
+};
+template <>
+struct blocks_per_multiprocessor<0> {};
+
+template <class T, class Precision, int B0, int B1, int B_MID, int Stages, int Warps = 4, int MinBlocks = 0>
+struct MatmulStaged : blocks_per_multiprocessor<MinBlocks> {
+  static constexpr int num_warps = Warps;
 
   TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z,
                             int N0, int N1, int N2, int MID) const {

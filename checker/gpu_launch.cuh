@@ -21,23 +21,26 @@
 namespace tp::gpu {
 
 // The blocks of a kernel that must fit on one multiprocessor at once: its optional
-// `min_blocks_per_multiprocessor`, else 1. The second bound of __launch_bounds__: ptxas then
-// keeps the kernel within 64K / (that many blocks' threads) registers per thread, spilling where
-// it must (a 256-thread kernel asking for 2 gets at most 128).
+// `min_blocks_per_multiprocessor`, the second bound of __launch_bounds__. ptxas then keeps the
+// kernel within 64K / (that many blocks' threads) registers per thread, spilling where it must (a
+// 256-thread kernel asking for 2 gets at most 128). 0 where the kernel declares none: no second
+// bound at all, since a bound of 1 is not the same to ptxas (measured: the 8-warp 128 x 128 x 32
+// matmul took 138 registers with it, 126 without, and lost its second block per multiprocessor).
 template <class Kernel>
 inline constexpr int min_blocks_per_multiprocessor = [] {
-  if constexpr (requires { Kernel::min_blocks_per_multiprocessor; })
+  if constexpr (requires { Kernel::min_blocks_per_multiprocessor; }) {
+    static_assert(Kernel::min_blocks_per_multiprocessor >= 1,
+                  "tl (GPU backend): min_blocks_per_multiprocessor must be at least 1 (it asks the "
+                  "GPU compiler to fit that many of the kernel's programs on one multiprocessor)");
     return static_cast<int>(Kernel::min_blocks_per_multiprocessor);
-  else
-    return 1;
+  } else {
+    return 0;
+  }
 }();
 
 template <class Kernel, class... Args>
 __global__ void __launch_bounds__(32 * Kernel::num_warps, min_blocks_per_multiprocessor<Kernel>)
     program(Kernel kernel, Args... args) {
-  static_assert(min_blocks_per_multiprocessor<Kernel> >= 1,
-                "tl (GPU backend): min_blocks_per_multiprocessor must be at least 1 (it asks the GPU "
-                "compiler to fit that many of the kernel's blocks on one multiprocessor)");
   // The GPU backend's layouts depend on the warps, so tl is built for one count per translation
   // unit (TL_NUM_WARPS), and a kernel runs only from a unit built for its count. A puzzle's GPU
   // module is built once per count its configurations use (cmake/compile-logged.sh,

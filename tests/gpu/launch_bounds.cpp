@@ -8,12 +8,12 @@
 TEST_CASE("min_blocks_per_multiprocessor = 2 keeps an 8-warp kernel within 128 registers, with "
           "the same results",
           "[gpu][launch-bounds]") {
-  const auto unbounded = tp::gpu_tests::run_wide_product(1);
+  const auto unbounded = tp::gpu_tests::run_wide_product(false);
   INFO(unbounded.error);
   REQUIRE(unbounded.error.empty());
   CHECK(unbounded.registers > 128);
 
-  const auto bounded = tp::gpu_tests::run_wide_product(2);
+  const auto bounded = tp::gpu_tests::run_wide_product(true);
   INFO(bounded.error);
   REQUIRE(bounded.error.empty());
   CHECK(bounded.registers <= 128);

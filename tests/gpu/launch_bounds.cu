@@ -1,5 +1,5 @@
 // Kernels for tests/gpu/launch_bounds.cpp: one whose accumulator alone is 128 registers per
-// thread, built with and without min_blocks_per_multiprocessor = 2 (checker/gpu_launch.cuh).
+// thread, built without min_blocks_per_multiprocessor and with 2 (checker/gpu_launch.cuh).
 #define TL_NUM_WARPS 8
 
 #include <cuda_runtime.h>
@@ -17,10 +17,8 @@ namespace {
 constexpr int M = 128, N = 256, K = 16;
 
 // z = x @ y, [M, K] @ [K, N], in fp32 (tl::dot's FFMA lowering): [M, N] floats over 256 threads.
-template <int MinBlocks>
 struct WideProduct {
   static constexpr int num_warps = 8;
-  static constexpr int min_blocks_per_multiprocessor = MinBlocks;
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z) const {
     auto rows = tl::arange<M>();
     auto cols = tl::arange<N>();
@@ -32,9 +30,12 @@ struct WideProduct {
   }
 };
 
-template <int MinBlocks>
+struct WideProductTwoBlocks : WideProduct {
+  static constexpr int min_blocks_per_multiprocessor = 2;
+};
+
+template <class Kernel>
 launch_bounds_result run() {
-  using Kernel = WideProduct<MinBlocks>;
   launch_bounds_result result;
   std::vector<float> hx(M * K), hy(K * N), hz(M * N, 0.0f);
   for (int i = 0; i < M * K; ++i) hx[i] = static_cast<float>(i % 7 - 3);
@@ -78,6 +79,8 @@ launch_bounds_result run() {
 
 }  // namespace
 
-launch_bounds_result run_wide_product(int min_blocks) { return min_blocks == 2 ? run<2>() : run<1>(); }
+launch_bounds_result run_wide_product(bool two_blocks) {
+  return two_blocks ? run<WideProductTwoBlocks>() : run<WideProduct>();
+}
 
 }  // namespace tp::gpu_tests

@@ -11,7 +11,7 @@ struct launch_bounds_result {
   std::string error;  // empty when the kernel ran and gave the right product
 };
 
-// A [128, 256] fp32 product with 8 warps, built with min_blocks_per_multiprocessor 1 or 2.
-launch_bounds_result run_wide_product(int min_blocks);
+// A [128, 256] fp32 product with 8 warps, built without min_blocks_per_multiprocessor or with 2.
+launch_bounds_result run_wide_product(bool two_blocks);
 
 }  // namespace tp::gpu_tests
