@@ -108,6 +108,21 @@ __device__ __forceinline__ unsigned copying_thread() {
   return static_cast<unsigned>(thread_index_here()) & (threads - 1);
 }
 
+// Calls chunk(row, col) for each 16-byte chunk of an S-shaped slot that this thread copies (chunk
+// c, counted along the rows, to thread c % threads), row and col unsigned: shifts and masks.
+template <class S, int per_chunk, class F>
+__device__ __forceinline__ void for_each_chunk_of_this_thread(F&& chunk) {
+  constexpr unsigned per_row = S::dim(1) / per_chunk;
+  constexpr unsigned chunks = S::dim(0) * per_row;
+  constexpr int rounds = (chunks + threads - 1) / threads;
+  const unsigned t = copying_thread();
+  static_for<rounds>([&](auto r) {
+    const unsigned c = t + decltype(r)::value * threads;
+    if (chunks % threads != 0 && c >= chunks) return;
+    chunk(c / per_row, c % per_row * per_chunk);
+  });
+}
+
 // The copy of a slot chunk by chunk: a chunk whose elements are all on, consecutive and aligned
 // goes with one cp.async, any other lane by lane.
 template <class Elem, class S, class Swz, class PE, class MaskE, class OtherE>
@@ -117,14 +132,9 @@ __device__ __forceinline__ void copy_chunk_by_chunk(const PE& pe, const MaskE& m
   using OffS = shape_of_t<Offsets>;
   using MaskS = shape_of_t<MaskE>;
   using OtherS = shape_of_t<OtherE>;
-  constexpr int Cols = S::dim(1), per_chunk = Swz::per_chunk;
-  constexpr int chunks = S::dim(0) * Cols / per_chunk;
-  constexpr int rounds = (chunks + threads - 1) / threads;
-  const unsigned tid = copying_thread();
-  static_for<rounds>([&](auto r) {
-    const unsigned c = tid + decltype(r)::value * threads;
-    if (chunks % threads != 0 && c >= chunks) return;
-    const int row = static_cast<int>(c / (Cols / per_chunk)), col = static_cast<int>(c % (Cols / per_chunk)) * per_chunk;
+  constexpr int per_chunk = Swz::per_chunk;
+  for_each_chunk_of_this_thread<S, per_chunk>([&](unsigned chunk_row, unsigned chunk_col) {
+    const int row = static_cast<int>(chunk_row), col = static_cast<int>(chunk_col);
     Elem* const chunk = to + Swz::at(row, col);
     pos<2> q{};
     q.slot = -1;
@@ -183,8 +193,6 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
   constexpr int R = S::dim(0), Cols = S::dim(1);
   using Swz = swizzled<R, Cols, 2>;
   constexpr int per_chunk = Swz::per_chunk;  // 8
-  constexpr int chunks = R * Cols / per_chunk;
-  constexpr int rounds = (chunks + threads - 1) / threads;
 
   // A plain load, as a staged tile with no slot.
   auto plain = [&] {
@@ -250,11 +258,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
       if (plane.inside && plane.step[1] == 1 && (plane.step[0] * sizeof(Elem)) % 16 == 0 &&
           reinterpret_cast<std::uintptr_t>(base + plane.first) % 16 == 0 && runs::all_on_tile(ahead_mask)) {
         const unsigned first = static_cast<unsigned>(plane.first), row_step = static_cast<unsigned>(plane.step[0]);
-        const unsigned t = copying_thread();
-        static_for<rounds>([&](auto r) {
-          const unsigned c = t + decltype(r)::value * threads;
-          if (chunks % threads != 0 && c >= chunks) return;
-          const unsigned row = c / (Cols / per_chunk), col = c % (Cols / per_chunk) * per_chunk;
+        for_each_chunk_of_this_thread<S, per_chunk>([&](unsigned row, unsigned col) {
           copy_async<16>(to + Swz::at(static_cast<int>(row), static_cast<int>(col)),
                          base + static_cast<int>(first + row * row_step + col));
         });
