@@ -9,8 +9,7 @@
 //   /tmp/a; /tmp/b
 //
 // (KT: MatmulAs8, MatmulStaged with KST stages and optionally KMB blocks per multiprocessor, or
-// Prefetch8 below; nvcc splits -D values at
-// commas, hence one macro per parameter.) The "measurement only" rows of RESULTS were built from
+// Prefetch8 below; nvcc splits -D values at commas, hence one macro per parameter.) The "measurement only" rows of RESULTS were built from
 // a tree patched for the probe: TL_PROBE_NO_READBACK skipped the register read-back at the end of
 // cuda/operand_stages.cuh's staged_operand_load and wrapped dot_mma's staging fallback in
 // `if constexpr (!is_staged_layout<LA> || !is_staged_layout<LB>)`; TL_PROBE_NO_FENCE made

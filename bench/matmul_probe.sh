@@ -5,8 +5,9 @@
 #   bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...
 #
 # KERNEL is MatmulAs8, MatmulStaged or Prefetch8 (bench/matmul_probe.cu); STAGES is - for the
-# kernels without stages; MIN_BLOCKS (MatmulStaged only) is its min_blocks_per_multiprocessor. Each configuration prints one line (time, TFLOP/s, registers, blocks
-# per multiprocessor, the largest error of 64 checked elements) into OUT_DIR/probe.txt. With
+# kernels without stages; MIN_BLOCKS (MatmulStaged only) is its min_blocks_per_multiprocessor.
+# Each configuration prints one line (time, TFLOP/s, registers, blocks per multiprocessor, the
+# largest error of 64 checked elements) into OUT_DIR/probe.txt. With
 # PROFILE=N, ncu profiles the N-th configuration (1-based: speed of light, occupancy, scheduler
 # and warp-state statistics) and bench/sass_loops.py counts its main loop's SASS (profile.txt).
 set -uo pipefail

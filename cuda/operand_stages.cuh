@@ -28,8 +28,9 @@
 // registers are read as well (a load is a value), and cost nothing where nothing else uses them.
 // A load through a tl::ptr<const T> also keeps the load itself in the tile, so that where the site
 // loaded plainly (below) dot loads it again where it stages it, and no registers of the tile live
-// from the site to the dot on any path (measured: the 8-warp 128 x 128 x 64 matmul from 228
-// registers to 128, two blocks per multiprocessor instead of one).
+// from the site to the dot on any path (measured on an H200: the 8-warp 128 x 128 x 64 matmul
+// from 206 registers to 152; with min_blocks_per_multiprocessor = 2, 128 and two blocks per
+// multiprocessor, bench/RESULTS.md).
 // A site that comes after another staged site of the same iteration skips the barrier where the
 // earlier site's wait already covered its copies (the first site waits for the later sites'
 // copies of the iteration too, which were committed right after its own once the pipeline is
@@ -40,8 +41,9 @@
 // Everything else is cuda/pipeline.cuh's, with the same fallbacks: a load the site cannot copy
 // ahead (a second load of the type in one iteration, a nested range's claim, scalars or a base
 // pointer that changed since the claim) is loaded plainly, and its tile has no slot, so dot stages
-// it (loading it again where the tile kept its load). Where two slots do not fit in max_operand_stage_bytes (tile/range_leaves.hpp) the load goes
-// to cuda/pipeline.cuh's per-thread slots (or plainly).
+// it (loading it again where the tile kept its load). Where two slots do not fit in
+// max_operand_stage_bytes (tile/range_leaves.hpp) the load goes to cuda/pipeline.cuh's per-thread
+// slots (or plainly).
 #pragma once
 
 #include "cuda/runtime.cuh"
