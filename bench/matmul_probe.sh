@@ -10,6 +10,10 @@
 # largest error of 64 checked elements) into OUT_DIR/probe.txt. With
 # PROFILE=N, ncu profiles the N-th configuration (1-based: speed of light, occupancy, scheduler
 # and warp-state statistics) and bench/sass_loops.py counts its main loop's SASS (profile.txt).
+# With COUNTS=N, ncu counts the executed instructions of each SASS line of the N-th configuration
+# and bench/source_counts.py sums them by opcode and lists the lines run at least
+# COUNTS_FLOOR times (default 100000: at 4096^3 a line run once per warp and k-step of an 8-warp
+# 128 x 128 x 64 kernel runs 524,288 times) into counts.txt, the CSV into counts.csv.
 set -uo pipefail
 out=${1:?usage: bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...}
 shift
@@ -40,5 +44,12 @@ if [[ -n ${PROFILE:-} && -x $out/probe$PROFILE ]]; then
       --section LaunchStats -k regex:program -c 1 "$out/probe$PROFILE"
     cuobjdump -sass "$out/probe$PROFILE" | python3 bench/sass_loops.py program
   } >"$out/profile.txt" 2>&1
+fi
+if [[ -n ${COUNTS:-} && -x $out/probe$COUNTS ]]; then
+  ncu --clock-control none --section SourceCounters --section InstructionStats -k regex:program -c 1 \
+    -f -o "$out/counts" "$out/probe$COUNTS" >"$out/counts.log" 2>&1
+  ncu -i "$out/counts.ncu-rep" --page source --csv --print-source sass >"$out/counts.csv" 2>&1
+  python3 bench/source_counts.py "$out/counts.csv" HGMMA "${COUNTS_FLOOR:-100000}" >"$out/counts.txt" 2>&1
+  rm -f "$out/counts.ncu-rep"
 fi
 rm -f "$out"/probe[0-9]*

@@ -122,7 +122,8 @@ struct swizzled<Rows, Cols, 2> {
   static constexpr int panel_bytes = Rows * row_bytes;
   static constexpr int row_shift = layouts::log2_exact(8 / row_chunks);
   static constexpr int elements = Rows * Cols;
-  static constexpr int alignment = 8 * row_bytes;  // the swizzle's period: 8 stored rows
+  static constexpr int period_rows = 8;            // rows after which the swizzle repeats
+  static constexpr int alignment = period_rows * row_bytes;  // the swizzle's period in bytes
 
   __device__ __forceinline__ static int mask_of(int row) { return (row >> row_shift) & (row_chunks - 1); }
   __device__ __forceinline__ static int chunk_at(int row, int chunk) {

@@ -234,16 +234,17 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
     unsigned* at = words + (1 + SS) * threads;
     const bool same_pointers = visit_state<Save, 1>(pe, at);
     const bool same_mask = visit_state<Save, 1>(m, at);
-    return visit_state<Save, 1>(o, at) && same_mask && same_pointers;
+    return visit_state<Save, 1>(o, at) & same_mask & same_pointers;
   };
 
-  // Copies iteration n + ahead's tile into its slot, every thread its chunks.
-  auto issue = [&](int ahead) {
+  // Copies iteration n + ahead's tile into its slot, every thread its chunks; `as_claimed`: the
+  // current scalars and base are the claim's (claimed_state).
+  auto issue = [&](int ahead, bool as_claimed) {
     const int n = p.iteration + ahead;
     const long long index = static_cast<long long>(range->current) + static_cast<long long>(ahead) * range->step;
     if (ahead > 0 && !range->within(index)) return;
     const int slot = n % SS;
-    if (!claimed_state(std::false_type{})) {
+    if (!as_claimed) {
       group(slot) = not_copied;
       return;
     }
@@ -260,10 +261,26 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
       if (plane.inside && plane.step[1] == 1 && (plane.step[0] * sizeof(Elem)) % 16 == 0 &&
           reinterpret_cast<std::uintptr_t>(base + plane.first) % 16 == 0 && runs::all_on_tile(ahead_mask)) {
         const unsigned first = static_cast<unsigned>(plane.first), row_step = static_cast<unsigned>(plane.step[0]);
-        for_each_chunk_of_this_thread<S, per_chunk>([&](unsigned row, unsigned col) {
-          copy_async<16>(to + Swz::at(static_cast<int>(row), static_cast<int>(col)),
-                         base + static_cast<int>(first + row * row_step + col));
-        });
+        constexpr unsigned row_chunks = Cols / per_chunk, chunks = R * row_chunks;
+        constexpr unsigned rows_per_round = threads / row_chunks;
+        if constexpr (threads % row_chunks == 0 && chunks % threads == 0 && rows_per_round % Swz::period_rows == 0) {
+          // Each round of the block's chunks lies whole swizzle periods below the last: this
+          // thread's chunks share one column and one swizzle, so their addresses are its first
+          // chunk's plus constants (computing each anew took about 11 instructions a chunk).
+          const unsigned t = copying_thread();
+          const unsigned row = t / row_chunks, col = t % row_chunks * per_chunk;
+          Elem* const to_first = to + Swz::at(static_cast<int>(row), static_cast<int>(col));
+          const Elem* const from_first = base + static_cast<int>(first + row * row_step + col);
+          static_for<chunks / threads>([&](auto r) {
+            constexpr int down = decltype(r)::value * static_cast<int>(rows_per_round);
+            copy_async<16>(to_first + down * Swz::per_row, from_first + down * static_cast<int>(row_step));
+          });
+        } else {
+          for_each_chunk_of_this_thread<S, per_chunk>([&](unsigned row, unsigned col) {
+            copy_async<16>(to + Swz::at(static_cast<int>(row), static_cast<int>(col)),
+                           base + static_cast<int>(first + row * row_step + col));
+          });
+        }
         commit_copies();
         group(slot) = p.committed++;
         return;
@@ -285,7 +302,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
     if (tid == 0) claimed_state(std::true_type{});
     p.tag[rank] = tag;
     __syncthreads();    // the claimed scalars, for every thread's copies
-    for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead);
+    for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead, claimed_state(std::false_type{}));
     __syncthreads();    // the prologue's groups, for every thread's wait
   }
   if (p.tag[rank] != tag || owner != p.claim[rank]) {
@@ -301,21 +318,25 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
   const int slot = p.iteration % SS;
   const unsigned copied = group(slot);
   const bool have = copied != not_copied;
-  const bool visible = !have || static_cast<long long>(copied) <= p.visible_group;
+  const bool visible = !have || copied < p.visible_groups;
   if (p.barrier_iteration != p.iteration || !visible) {
     if (!visible) {
+      // The groups numbered `copied` .. `through`, never past the newest (copied is below it).
       const int later_sites = p.staged_sites_before - staged_rank - 1;
-      long long through = static_cast<long long>(copied) + (later_sites > 0 ? later_sites : 0);
-      if (through > static_cast<long long>(p.committed) - 1) through = static_cast<long long>(p.committed) - 1;
-      wait_copies(static_cast<unsigned>(static_cast<long long>(p.committed) - 1 - through));
-      p.visible_group = through;  // after the barrier below: complete in every thread, and seen
+      const unsigned newest = p.committed - 1;
+      unsigned through = copied + static_cast<unsigned>(later_sites > 0 ? later_sites : 0);
+      if (through > newest) through = newest;
+      wait_copies(newest - through);
+      p.visible_groups = through + 1;  // after the barrier below: complete in every thread, and seen
     }
     fence_shared_for_wgmma();  // the copies and stores this thread made, for a wgmma's reads
     __syncthreads();
     p.barrier_iteration = p.iteration;
   }
-  issue(SS - 1);
-  if (!have || !claimed_state(std::false_type{})) return plain();
+  // One comparison serves the copy and the read: nothing writes the claimed words in between.
+  const bool as_claimed = claimed_state(std::false_type{});
+  issue(SS - 1, as_claimed);
+  if (!have || !as_claimed) return plain();
 
   // The registers, from the slot: each group of 8 is one 16-byte chunk of a row.
   constexpr int V = 1 << vector_bits<Elem, L>();

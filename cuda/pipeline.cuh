@@ -118,7 +118,7 @@ __device__ __forceinline__ bool visit_state(const E& e, unsigned*& words) {
     std::memcpy(here, &v, sizeof(v));
     for (int i = 0; i < n; ++i) {
       if constexpr (Save) words[i * Stride] = here[i];
-      else same = same && words[i * Stride] == here[i];
+      else same &= words[i * Stride] == here[i];  // no branch per word: the loop runs this each iteration
     }
     words += n * Stride;
   });
@@ -137,12 +137,12 @@ struct pipeline_sites {
   int site = 0;
   unsigned committed = 0;  // cp.async groups this thread committed in the range
   // The operand sites (cuda/operand_stages.cuh): their count in this iteration and the last, the
-  // iteration of the last barrier one of them placed, and the newest group complete in every
-  // thread before a barrier.
+  // iteration of the last barrier one of them placed, and how many groups (the first ones) are
+  // complete in every thread before a barrier.
   int staged_site = 0;
   int staged_sites_before = 0;
   int barrier_iteration = -1;
-  long long visible_group = -1;
+  unsigned visible_groups = 0;
   const void* tag[max_sites] = {};
   // The value this range wrote to the owner word of each site's buffer when it claimed it: a
   // buffer another range claimed since (a nested range with loads of the same types) holds
@@ -231,9 +231,9 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
     using MaskS = shape_of_t<MaskE>;
     using OtherS = shape_of_t<OtherE>;
 
-    // Copies iteration n + ahead's tile into its slot (where the scalars and base are still the
-    // claim's: the copy is then right for the claim's, which the read checks again).
-    auto issue = [&](int ahead) {
+    // Copies iteration n + ahead's tile into its slot where the scalars and base are still the
+    // claim's (`as_claimed`: claimed_state), and the copy is then right for the claim's.
+    auto issue = [&](int ahead, bool as_claimed) {
       const int n = p.iteration + ahead;
       const long long index = static_cast<long long>(range->current) + static_cast<long long>(ahead) * range->step;
       if (ahead > 0 && !range->within(index)) return;
@@ -241,7 +241,7 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
 #if defined(__CUDA_ARCH__)
       asm volatile("" ::: "memory");  // this slot's reads, an iteration ago, are done
 #endif
-      if (!claimed_state(std::false_type{})) {
+      if (!as_claimed) {
         group(slot) = not_copied;
         return;
       }
@@ -302,19 +302,20 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
       p.claim[rank] = owner = owner + 1u;  // the word's next value: no other claim holds it
       claimed_state(std::true_type{});
       p.tag[rank] = tag;
-      for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead);
+      for (int ahead = 0; ahead < SS - 1; ++ahead) issue(ahead, true);
     }
     if (p.tag[rank] != tag || owner != p.claim[rank]) {
       p.dead[rank] = true;
       return load<Elem, S, has_other>(pe, m, o);
     }
     if (!p.reached_every_iteration(rank)) return load<Elem, S, has_other>(pe, m, o);
-    issue(SS - 1);
+    // One comparison serves the copy and the read: nothing writes the claimed words in between.
+    const bool as_claimed = claimed_state(std::false_type{});
+    issue(SS - 1, as_claimed);
     const int slot = p.iteration % SS;
     const unsigned copied = group(slot);
-    if (copied == not_copied) return load<Elem, S, has_other>(pe, m, o);
+    if (copied == not_copied || !as_claimed) return load<Elem, S, has_other>(pe, m, o);
     wait_copies(p.committed - 1 - copied);
-    if (!claimed_state(std::false_type{})) return load<Elem, S, has_other>(pe, m, o);
 
     const auto other = bind_for<L, S>(o);
     basic_tile<Elem, S, L> out(detail::uninitialized_t{});

@@ -52,18 +52,6 @@ inline constexpr bool wgmma_built = true;
 inline constexpr bool wgmma_built = false;
 #endif
 
-// A swizzled operand in shared memory as a descriptor describes it.
-struct wgmma_operand {
-  const unsigned char* start;
-  int row_bytes;      // the swizzle mode: 32, 64 or 128 bytes per stored row
-  int stride_bytes;   // from one group of 8 stored rows to the next
-  int leading_bytes;  // MN-major: from one panel of row_bytes / 2 columns to the next
-
-  __device__ __forceinline__ wgmma_operand advanced(int bytes) const {
-    return {start + bytes, row_bytes, stride_bytes, leading_bytes};
-  }
-};
-
 // The 64-bit matrix descriptor: start address, leading and stride byte offsets in 16-byte units
 // (bits 0-13, 16-29, 32-45) and the swizzle mode (bits 62-63: 1 for 128 bytes, 2 for 64, 3 for
 // 32).
@@ -74,6 +62,52 @@ __host__ __device__ constexpr std::uint64_t wgmma_descriptor(unsigned shared_add
          static_cast<std::uint64_t>((leading_bytes >> 4) & 0x3fff) << 16 |
          static_cast<std::uint64_t>((stride_bytes >> 4) & 0x3fff) << 32 | mode << 62;
 }
+
+// A swizzled operand in shared memory as a descriptor describes it, with the descriptor itself.
+// A step within the operand adds to the descriptor's start field, as to the address: shared
+// addresses lie below 256 KiB, so the 14-bit field never carries into the next, and the step is a
+// 32-bit add to the descriptor's low word (building each
+// step's descriptor anew took about 17 instructions per wgmma, a tenth of the 8-warp staged
+// matmul's k-step: bench/NOTES.md, version 11).
+struct wgmma_operand {
+  // The emulation reads the operand from `start` (cuda/host_emulation.hpp has no shared window).
+  __device__ __forceinline__ static std::uint64_t shared_descriptor(const unsigned char* start, int leading_bytes,
+                                                                    int stride_bytes, int row_bytes) {
+#if defined(TL_EMULATED_GPU)
+    (void)start, (void)leading_bytes, (void)stride_bytes, (void)row_bytes;
+    return 0;
+#else
+    return wgmma_descriptor(static_cast<unsigned>(__cvta_generic_to_shared(start)), leading_bytes, stride_bytes,
+                            row_bytes);
+#endif
+  }
+
+  const unsigned char* start;
+  int row_bytes;      // the swizzle mode: 32, 64 or 128 bytes per stored row
+  int stride_bytes;   // from one group of 8 stored rows to the next
+  int leading_bytes;  // MN-major: from one panel of row_bytes / 2 columns to the next
+  std::uint32_t descriptor_low, descriptor_high;
+
+  __device__ __forceinline__ wgmma_operand(const unsigned char* start, int row_bytes, int stride_bytes,
+                                           int leading_bytes)
+      : start(start), row_bytes(row_bytes), stride_bytes(stride_bytes), leading_bytes(leading_bytes) {
+    const std::uint64_t d = shared_descriptor(start, leading_bytes, stride_bytes, row_bytes);
+    descriptor_low = static_cast<std::uint32_t>(d);
+    descriptor_high = static_cast<std::uint32_t>(d >> 32);
+  }
+
+  __device__ __forceinline__ std::uint64_t descriptor() const {
+    return static_cast<std::uint64_t>(descriptor_high) << 32 | descriptor_low;
+  }
+
+  // `bytes` a multiple of 16, within the operand's buffer.
+  __device__ __forceinline__ wgmma_operand advanced(int bytes) const {
+    wgmma_operand moved = *this;
+    moved.start += bytes;
+    moved.descriptor_low += static_cast<std::uint32_t>(bytes >> 4);
+    return moved;
+  }
+};
 
 __device__ __forceinline__ void wgmma_fence_operands() {
 #if !defined(TL_EMULATED_GPU)
@@ -186,11 +220,7 @@ __device__ __forceinline__ void wgmma(float (&d)[N / 2], const wgmma_operand& a,
       d[4 * n + i] = sum;
     }
 #else
-  const auto address = [](const wgmma_operand& o) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(o.start));
-  };
-  const std::uint64_t desc_a = wgmma_descriptor(address(a), a.leading_bytes, a.stride_bytes, a.row_bytes);
-  const std::uint64_t desc_b = wgmma_descriptor(address(b), b.leading_bytes, b.stride_bytes, b.row_bytes);
+  const std::uint64_t desc_a = a.descriptor(), desc_b = b.descriptor();
   TL_WGMMA_CASE(8, TL_WGMMA_D8, TL_WGMMA_F4, "%4", "%5", "%6", "%7")
   TL_WGMMA_CASE(16, TL_WGMMA_D16, TL_WGMMA_F8, "%8", "%9", "%10", "%11")
   TL_WGMMA_CASE(32, TL_WGMMA_D32, TL_WGMMA_F16, "%16", "%17", "%18", "%19")
