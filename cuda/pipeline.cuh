@@ -314,8 +314,11 @@ __device__ __forceinline__ auto pipelined_load(const PE& pe, const MaskE& m, con
     issue(SS - 1, as_claimed);
     const int slot = p.iteration % SS;
     const unsigned copied = group(slot);
-    if (copied == not_copied || !as_claimed) return load<Elem, S, has_other>(pe, m, o);
+    if (copied == not_copied) return load<Elem, S, has_other>(pe, m, o);
+    // Waited for even where the slot goes unread: two copies into one slot not separated by a wait
+    // may land in either order (racecheck reports it).
     wait_copies(p.committed - 1 - copied);
+    if (!as_claimed) return load<Elem, S, has_other>(pe, m, o);
 
     const auto other = bind_for<L, S>(o);
     basic_tile<Elem, S, L> out(detail::uninitialized_t{});
