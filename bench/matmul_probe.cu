@@ -27,7 +27,17 @@ namespace tp::bench_gpu { namespace {
 template <class T, class P, int B0, int B1, int BK, int W>
 struct Prefetch8 : MatmulPrefetch<T, P, B0, B1, BK> { static constexpr int num_warps = W; };
 }}
+#if defined(KFLOAT)  // fp32 operands, exact products (dot's FFMA lowering)
+using T = float;
+using Stored = float;
+inline float stored(float v) { return v; }
+inline float value(float v) { return v; }
+#else
 using T = tl::float16;
+using Stored = __half;
+inline __half stored(float v) { return __float2half(v); }
+inline float value(__half v) { return __half2float(v); }
+#endif
 using namespace tp::bench_gpu;
 #if defined(KST) && defined(KMB)
 using K = KT<T, tl::ieee_t, KB0, KB1, KBK, KST, KW, KMB>;
@@ -41,13 +51,14 @@ int main() {
   const int n = 4096;
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
-  std::vector<__half> hx(size_t(n) * n), hy(size_t(n) * n);
-  for (auto& v : hx) v = __float2half(u(rng));
-  for (auto& v : hy) v = __float2half(u(rng));
+  std::vector<Stored> hx(size_t(n) * n), hy(size_t(n) * n);
+  for (auto& v : hx) v = stored(u(rng));
+  for (auto& v : hy) v = stored(u(rng));
   void *x, *y; float* z;
-  cudaMalloc(&x, 2ull * n * n); cudaMalloc(&y, 2ull * n * n); cudaMalloc(&z, 4ull * n * n);
-  cudaMemcpy(x, hx.data(), 2ull * n * n, cudaMemcpyHostToDevice);
-  cudaMemcpy(y, hy.data(), 2ull * n * n, cudaMemcpyHostToDevice);
+  const size_t bytes = sizeof(Stored) * size_t(n) * n;
+  cudaMalloc(&x, bytes); cudaMalloc(&y, bytes); cudaMalloc(&z, 4ull * n * n);
+  cudaMemcpy(x, hx.data(), bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(y, hy.data(), bytes, cudaMemcpyHostToDevice);
   const size_t shared = tp::gpu::shared_arena_bytes<function>();
   cudaFuncAttributes a{}; cudaFuncGetAttributes(&a, function);
   const dim3 grid(n / KB0, n / KB1);
@@ -63,7 +74,7 @@ int main() {
   for (int t = 0; t < 64; ++t) {
     const int i = rng() % n, j = rng() % n;
     double ref = 0;
-    for (int k = 0; k < n; ++k) ref += double(__half2float(hx[size_t(i) * n + k])) * __half2float(hy[size_t(k) * n + j]);
+    for (int k = 0; k < n; ++k) ref += double(value(hx[size_t(i) * n + k])) * value(hy[size_t(k) * n + j]);
     worst = std::max(worst, std::abs(ref - hz[size_t(i) * n + j]));
   }
   int blocks = 0; cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, function, 32 * K::num_warps, shared);

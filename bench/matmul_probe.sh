@@ -4,8 +4,9 @@
 #
 #   bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...
 #
-# KERNEL is MatmulAs8, MatmulStaged or Prefetch8 (bench/matmul_probe.cu); STAGES is - for the
-# kernels without stages; MIN_BLOCKS (MatmulStaged only) is its min_blocks_per_multiprocessor.
+# KERNEL is MatmulAs8, MatmulStaged or Prefetch8 (bench/matmul_probe.cu), fp16 operands, or one
+# of them with /fp32 (MatmulAs8/fp32, Prefetch8/fp32: exact fp32); STAGES is - for the kernels
+# without stages; MIN_BLOCKS (MatmulStaged only) is its min_blocks_per_multiprocessor.
 # Each configuration prints one line (time, TFLOP/s, registers, blocks per multiprocessor, the
 # largest error of 64 checked elements) into OUT_DIR/probe.txt. With
 # PROFILE=N, ncu profiles the N-th configuration (1-based: speed of light, occupancy, scheduler
@@ -25,8 +26,10 @@ i=0
 for config in "$@"; do
   i=$((i + 1))
   read -r kernel b0 b1 bk stages warps min_blocks <<<"$config"
-  defines=(-DTL_NUM_WARPS="$warps" -DKT="$kernel" -DKB0="$b0" -DKB1="$b1" -DKBK="$bk" -DKW="$warps")
   label="$kernel ${b0}x${b1}x${bk} w$warps"
+  defines=()
+  if [[ $kernel == */fp32 ]]; then kernel=${kernel%/fp32}; defines+=(-DKFLOAT); fi
+  defines+=(-DTL_NUM_WARPS="$warps" -DKT="$kernel" -DKB0="$b0" -DKB1="$b1" -DKBK="$bk" -DKW="$warps")
   if [[ $stages != - ]]; then defines+=(-DKST="$stages"); label+=" s$stages"; fi
   if [[ -n $min_blocks ]]; then defines+=(-DKMB="$min_blocks"); label+=" b$min_blocks"; fi
   nvcc "${flags[@]}" "${defines[@]}" "-DLABEL=\"$label\"" -o "$out/probe$i" bench/matmul_probe.cu \

@@ -533,6 +533,7 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
       if constexpr (is_tf32) return tf32_bits(static_cast<float>(x));
       else return half_bits(x);
     };
+    if constexpr (use_wgmma) wgmma_wait_all();  // an earlier dot's group may still read this buffer
     __syncthreads();  // earlier readers of this buffer are done
     if constexpr (!a_in_registers::value)
       if (stage_a)
@@ -552,7 +553,13 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   const int base = thread_flat<LC>();
   const int row0 = (base >> log_n) & ~15, col0 = (base & (N - 1)) & ~7;
   if constexpr (use_wgmma) {
-    wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K>(out.storage.regs, as, bs, row0);
+    // A dot of an operand a pipelined range staged leaves its group in flight: the range's next
+    // staged site waits for it before the barrier after which copies overwrite the slots it reads,
+    // another dot before it stages into its own buffer, and the range when it ends (cuda/pipeline.cuh),
+    // so that it overlaps the next iteration's bookkeeping up to that barrier. Where anything else
+    // reads the accumulator first, ptxas waits there itself. Every other dot waits for its group.
+    constexpr bool in_flight = is_staged_layout<LA> || is_staged_layout<LB>;
+    wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, as, bs, row0);
   } else {
 #if defined(__CUDACC__)
 #pragma unroll

@@ -297,6 +297,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
       if (p.tag[earlier] == tag) p.dead[rank] = true;
     if (p.dead[rank]) return plain();
     wait_all_copies();  // nothing of an enclosing range still lands in this buffer
+    wgmma_wait_all();   // nor does a dot still read it (mma.cuh)
     __syncthreads();    // nor does any thread still read its words
     p.claim[rank] = owner = owner + 1u;  // the word's next value: no other claim holds it
     if (tid == 0) claimed_state(std::true_type{});
@@ -330,6 +331,7 @@ __device__ __forceinline__ auto staged_operand_load(const PE& pe, const MaskE& m
       p.visible_groups = through + 1;  // after the barrier below: complete in every thread, and seen
     }
     fence_shared_for_wgmma();  // the copies and stores this thread made, for a wgmma's reads
+    wgmma_wait_all();          // the last iteration's dots are done with the slot refilled below
     __syncthreads();
     p.barrier_iteration = p.iteration;
   }

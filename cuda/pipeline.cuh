@@ -46,6 +46,7 @@
 #include "cuda/runs.cuh"
 #include "cuda/shared_arena.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/wgmma.cuh"
 #include "tile/memory.hpp"
 #include "tile/range.hpp"
 #include "tile/range_leaves.hpp"
@@ -354,6 +355,7 @@ struct pipeline {
   }
   __device__ __forceinline__ ~pipeline() {
     if (sites.committed != 0) cuda::wait_all_copies();  // no copy lands after the range
+    cuda::wgmma_wait_all();  // nor does a dot's group run on (cuda/mma.cuh)
   }
 };
 template <>

@@ -115,9 +115,16 @@ __device__ __forceinline__ void wgmma_fence_operands() {
 #endif
 }
 
-__device__ __forceinline__ void wgmma_commit_and_wait() {
+__device__ __forceinline__ void wgmma_commit() {
 #if !defined(TL_EMULATED_GPU)
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+// Waits for every wgmma group this thread's warpgroup committed. Nothing to wait for where wgmma is
+// not built (and in the emulation, whose wgmma completes at once).
+__device__ __forceinline__ void wgmma_wait_all() {
+#if !defined(TL_EMULATED_GPU) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #endif
 }
@@ -263,8 +270,9 @@ constexpr bool wgmma_fits() {
 
 // acc (the warp's registers of Tiles) += a b over K, from the swizzled tiles at `as` (SwzA: [M,
 // K]) and `bs` (SwzB: [K, N], or b^T's rows [N, K] where BRows). The callers made the tiles visible
-// to the async proxy (a fence in each writer, then a barrier).
-template <class Elem, class Tiles, class SwzA, class SwzB, bool BRows, int K, class Registers>
+// to the async proxy (a fence in each writer, then a barrier). With InFlight the group is left
+// running (see mma.cuh for who waits for it); else it is waited for here.
+template <class Elem, class Tiles, class SwzA, class SwzB, bool BRows, int K, bool InFlight, class Registers>
 __device__ __forceinline__ void wgmma_steps(Registers& regs, const void* as, const void* bs, int row0) {
   constexpr int n = Tiles::nt * 8;
   // The warpgroup's first row: the warp's, less the two warp bits that place it in the group.
@@ -284,7 +292,8 @@ __device__ __forceinline__ void wgmma_steps(Registers& regs, const void* as, con
       wgmma<Elem, n, !BRows>(*reinterpret_cast<float(*)[n / 2]>(&regs[4 * t]), am, bk);
     });
   }
-  wgmma_commit_and_wait();
+  wgmma_commit();
+  if constexpr (!InFlight) wgmma_wait_all();
 }
 
 }  // namespace cuda
