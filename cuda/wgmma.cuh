@@ -24,8 +24,12 @@
 // Ordering. Shared memory written by ordinary stores or cp.async (the generic proxy) must be
 // fenced (fence.proxy.async) by the writing thread before a barrier and a wgmma (the async
 // proxy) reads it; cuda/mma.cuh and cuda/operand_stages.cuh do so after their writes. Registers
-// written by ordinary instructions are fenced with wgmma.fence before the first wgmma reads them;
-// the group is committed and waited for before dot returns, so nothing is left in flight.
+// written by ordinary instructions are fenced with wgmma.fence before the first wgmma reads them.
+// Each dot commits one group. A dot of an operand a pipelined range staged leaves it in flight,
+// and whoever next overwrites shared memory it may read waits for it first (wgmma_wait_all before
+// the barrier that precedes the writes: the next staged site's, dot's own staging's), as does the
+// range when it ends; ptxas waits before any other read of the accumulator. Every other dot waits
+// for its group before it returns.
 //
 // In the host emulation (cuda/host_emulation.hpp) each thread computes its own accumulator
 // elements from the descriptors: the addresses the hardware forms (start, strides, the swizzle's
