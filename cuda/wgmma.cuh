@@ -262,14 +262,17 @@ __device__ __forceinline__ void wgmma(float (&d)[N / 2], const wgmma_operand& a,
 // apart.
 template <class Tiles, layouts::linear_layout L, int LogN>
 constexpr bool wgmma_fits() {
-  if (L.warp_bits < 2 || Tiles::nt * 8 > 256) return false;
-  for (int w = 0; w < L.warp_bits; ++w)
-    if (L.warp[w] != LogN + 4 + w) return false;
-  for (int n = 0; n < Tiles::nt; ++n)
-    if (Tiles::col(n) != 8 * n) return false;
-  for (int m = 0; m < Tiles::mt; ++m)
-    if (Tiles::row(m * Tiles::nt) % 64 != 0) return false;
-  return true;
+  if constexpr (L.warp_bits < 2 || Tiles::nt * 8 > 256) {  // not `if`: nvcc warns of the loops
+    return false;
+  } else {
+    for (int w = 0; w < L.warp_bits; ++w)
+      if (L.warp[w] != LogN + 4 + w) return false;
+    for (int n = 0; n < Tiles::nt; ++n)
+      if (Tiles::col(n) != 8 * n) return false;
+    for (int m = 0; m < Tiles::mt; ++m)
+      if (Tiles::row(m * Tiles::nt) % 64 != 0) return false;
+    return true;
+  }
 }
 
 // acc (the warp's registers of Tiles) += a b over K, from the swizzled tiles at `as` (SwzA: [M,
