@@ -5,10 +5,11 @@
 // The index of a range is a lazy leaf that holds the index and its range (tile/range.hpp), so a
 // copy of the load's offsets and mask with the leaves moved to a later iteration's index are that
 // iteration's (tile/range_leaves.hpp). The simulator replays these rules to check what the copies
-// read (simulator/prefetch.hpp): keep the two in step. Each thread copies exactly the elements its registers will hold in the load's
-// layout, into its own slots of a stage buffer (slot-major, then vector, then thread: the threads
-// of a warp write and read consecutive 16-byte vectors), and reads back only what it copied:
-// nothing is shared between threads, so the copies need cp.async.wait_group and no barrier.
+// read (simulator/prefetch.hpp): keep the two in step. Each thread copies exactly the elements its
+// registers will hold in the load's layout, into its own slots of a stage buffer (slot-major, then
+// vector, then thread: the threads of a warp write and read consecutive 16-byte vectors), and reads
+// back only what it copied: nothing is shared between threads, so the copies need
+// cp.async.wait_group and no barrier.
 //
 //   first iteration   the site claims its stage buffer and copies iterations 0 .. S' - 2
 //   every iteration   copy iteration n + S' - 1 (if it is one), wait for iteration n's copies,

@@ -182,6 +182,22 @@ struct plane {
   bool inside;
 };
 
+// The least and the greatest of first + the sum over S's axes of step(axis) * c, c from 0 to the
+// axis's size - 1: at the corners.
+struct extremes {
+  long long lowest, highest;
+};
+template <class S, class StepOf>
+__device__ __forceinline__ extremes extremes_of(long long first, StepOf step) {
+  extremes x{first, first};
+  for (int axis = 0; axis < S::rank; ++axis) {
+    const long long span = step(axis) * (S::dim(axis) - 1);
+    if (span < 0) x.lowest += span;
+    else x.highest += span;
+  }
+  return x;
+}
+
 // E over the shape S it broadcasts to (an axis E does not vary along has step 0).
 template <class S, class E>
 __device__ __forceinline__ plane<S::rank> plane_of(const E& e) {
@@ -191,7 +207,6 @@ __device__ __forceinline__ plane<S::rank> plane_of(const E& e) {
   at.slot = -1;
   const int first = static_cast<int>(e.eval(broadcast_pos<SE, S>(at)));
   p.first = first;
-  long long lowest = first, highest = first;
   for (int axis = 0; axis < S::rank; ++axis) {
     p.step[axis] = 0;
     if (S::dim(axis) == 1) continue;
@@ -199,11 +214,9 @@ __device__ __forceinline__ plane<S::rank> plane_of(const E& e) {
     const int next = static_cast<int>(e.eval(broadcast_pos<SE, S>(at)));
     at.c[axis] = 0;
     p.step[axis] = static_cast<int>(static_cast<unsigned>(next) - static_cast<unsigned>(first));
-    const long long span = p.step[axis] * (S::dim(axis) - 1);
-    if (span < 0) lowest += span;
-    else highest += span;
   }
-  p.inside = lowest >= -2147483648LL && highest <= 2147483647LL;
+  const extremes x = extremes_of<S>(p.first, [&](int axis) { return p.step[axis]; });
+  p.inside = x.lowest >= -2147483648LL && x.highest <= 2147483647LL;
   return p;
 }
 
@@ -231,14 +244,9 @@ __device__ __forceinline__ bool all_on_tile(const E& e) {
       const auto a = plane_of<S>(e.a);
       const auto b = plane_of<S>(e.b);
       if (!a.inside || !b.inside) return false;
-      long long lowest = a.first - b.first, highest = lowest;  // of a - b
-      for (int axis = 0; axis < S::rank; ++axis) {
-        const long long span = (a.step[axis] - b.step[axis]) * (S::dim(axis) - 1);
-        if (span < 0) lowest += span;
-        else highest += span;
-      }
-      if constexpr (std::is_same_v<Op, op::less> || std::is_same_v<Op, op::less_equal>) return holds<Op>(highest);
-      else return holds<Op>(lowest);
+      const extremes x = extremes_of<S>(a.first - b.first, [&](int axis) { return a.step[axis] - b.step[axis]; });
+      if constexpr (std::is_same_v<Op, op::less> || std::is_same_v<Op, op::less_equal>) return holds<Op>(x.highest);
+      else return holds<Op>(x.lowest);
     } else {
       return false;
     }
