@@ -4,6 +4,7 @@
 #define TL_EMULATED_GPU 1
 #include "cuda/host_emulation.hpp"
 #include "cuda/shared_arena.cuh"
+#include "cuda/wgmma.cuh"
 
 #include <catch2/catch.hpp>
 
@@ -72,4 +73,31 @@ TEST_CASE("a kernel whose shared memory passes what the GPU gives a block is ref
   CHECK(message.find("needs 241 KiB of shared memory per program") != std::string::npos);
   CHECK(message.find("at most 227 KiB") != std::string::npos);
   CHECK(message.find("use smaller blocks, or fewer stages in tl::range") != std::string::npos);
+}
+
+// cuda/wgmma.cuh steps a wgmma descriptor through its operand by adding to its low word
+// (wgmma_operand::advanced) instead of encoding each step's address anew: the same descriptor
+// wherever the address stays within a block's shared memory (227 KiB, below the start field's
+// 256 KiB), the field never carrying into the leading byte offset above it.
+TEST_CASE("a wgmma descriptor of an address further on is the first one's plus the step in 16-byte units",
+          "[emulation][wgmma]") {
+  using tl::cuda::wgmma_descriptor;
+  const unsigned top = 227 * 1024;
+  int checked = 0, wrong = 0;
+  for (unsigned start = 0; start < top; start += 1024 + 16)
+    for (unsigned step = 0; start + step < top; step += 4096 + 32)
+      for (int row_bytes : {32, 64, 128}) {
+        const int leading = row_bytes == 128 ? 128 * 64 : 16, stride = 8 * row_bytes;
+        const std::uint64_t first = wgmma_descriptor(start, leading, stride, row_bytes);
+        const std::uint64_t moved = wgmma_descriptor(start + step, leading, stride, row_bytes);
+        const std::uint32_t low = static_cast<std::uint32_t>(first) + step / 16;
+        ++checked;
+        if (moved != ((first >> 32) << 32 | low)) ++wrong;
+      }
+  CHECK(checked > 10000);
+  CHECK(wrong == 0);
+  // Past 256 KiB the field wraps where the added low word would carry: why the step is only taken
+  // within the shared window.
+  const std::uint64_t last = wgmma_descriptor(256 * 1024 - 16, 16, 1024, 128);
+  CHECK(wgmma_descriptor(256 * 1024, 16, 1024, 128) != ((last >> 32) << 32 | (static_cast<std::uint32_t>(last) + 1)));
 }
