@@ -70,9 +70,9 @@ __host__ __device__ constexpr std::uint64_t wgmma_descriptor(unsigned shared_add
 // A swizzled operand in shared memory as a descriptor describes it, with the descriptor itself.
 // A step within the operand adds to the descriptor's start field, as to the address: shared
 // addresses lie below 256 KiB, so the 14-bit field never carries into the next, and the step is a
-// 32-bit add to the descriptor's low word (building each
-// step's descriptor anew took about 17 instructions per wgmma, a tenth of the 8-warp staged
-// matmul's k-step: bench/NOTES.md, version 11).
+// 32-bit add to the descriptor's low word (building each step's descriptor anew took about 17
+// instructions per wgmma, a tenth of the 8-warp staged matmul's k-step: bench/NOTES.md, version
+// 11; tests/gpu/emulation_checks.cpp checks the no-carry claim).
 struct wgmma_operand {
   // The emulation reads the operand from `start` (cuda/host_emulation.hpp has no shared window).
   __device__ __forceinline__ static std::uint64_t shared_descriptor(const unsigned char* start, int leading_bytes,
