@@ -126,10 +126,12 @@ __device__ __forceinline__ void wgmma_commit() {
 }
 
 // Waits for every wgmma group this thread's warpgroup committed. Nothing to wait for where wgmma is
-// not built (and in the emulation, whose wgmma completes at once).
+// not built (and in the emulation, whose wgmma completes at once), nor in a program of fewer than
+// 4 warps, which never issues wgmma (wgmma_fits): there the instruction would run in an incomplete
+// warpgroup, an error compute-sanitizer's synccheck reports.
 __device__ __forceinline__ void wgmma_wait_all() {
 #if !defined(TL_EMULATED_GPU) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  if constexpr (num_warps % 4 == 0) asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 #endif
 }
 
