@@ -503,14 +503,10 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
                 "tl::dot of these blocks needs more than 227 KiB of shared memory on the GPU (its "
                 "operands, [M, K] and [K, N], are staged there for the tensor cores): use a "
                 "smaller K block (B_MID), or smaller M and N blocks");
-  // Hopper's warpgroup instructions where the accumulator is theirs (cuda/wgmma.cuh): b from
-  // shared memory, a from there too or, already in the A fragments' places, from registers. Not
-  // yet an `a` from registers with a b a pipelined range staged: flash attention's loop as a
-  // 2-stage range at head_dim 64 gave wrong results so on the H200 (bench/attention_probe.cu;
-  // head_dim 128 and every plain loop were right), not understood yet; mma.sync there.
-  constexpr bool a_registers_staged_b = a_in_registers::value && is_staged_layout<LB>;
+  // Hopper's warpgroup instructions where the accumulator is theirs (cuda/wgmma.cuh); they read
+  // both operands from shared memory, so an `a` already in registers stays with mma.sync.
   constexpr bool use_wgmma =
-      wgmma_built && !is_tf32 && !a_registers_staged_b && wgmma_fits<tiles, LC::value, log_n>();
+      wgmma_built && !is_tf32 && !a_in_registers::value && wgmma_fits<tiles, LC::value, log_n>();
   Stored* const buffer = [] {
     if constexpr (use_wgmma) {
       static_assert((staged_a * bytes) % SwzB::alignment == 0,
@@ -562,16 +558,8 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     // another dot before it stages into its own buffer, and the range when it ends (cuda/pipeline.cuh),
     // so that it overlaps the next iteration's bookkeeping up to that barrier. Where anything else
     // reads the accumulator first, ptxas waits there itself. Every other dot waits for its group.
-    // (Not with a from registers: its fragments would be reused while the group still reads them.)
-    constexpr bool in_flight = !a_in_registers::value && (is_staged_layout<LA> || is_staged_layout<LB>);
-    if constexpr (a_in_registers::value) {
-      const auto fragment = [&](std::uint32_t(&fa)[4], int m, int k0) {
-        a_fragment_from_registers<a_in_registers::n_tiles>(fa, da.storage, m, k0);
-      };
-      wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, fragment, bs, row0);
-    } else {
-      wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, as, bs, row0);
-    }
+    constexpr bool in_flight = is_staged_layout<LA> || is_staged_layout<LB>;
+    wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, as, bs, row0);
   } else {
 #if defined(__CUDACC__)
 #pragma unroll
