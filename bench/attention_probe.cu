@@ -1,6 +1,6 @@
-// One flash-attention kernel (solutions/flash_attention.hpp's loop) alone, fp16, batch 1, 16 heads,
-// 1024 tokens: checked against attention in double on 64 sampled rows, then timed (15 launches
-// after 3, the median). Not part of the build: a probe for bench/RESULTS.md, built on the GPU
+// One flash-attention kernel (solutions/flash_attention.hpp's loop) alone, fp16, KH heads (16) of
+// KN tokens (1024): checked against attention in double on 64 sampled rows, then timed (15
+// launches after 3, the median; TFLOP/s count 4 KH KN^2 D). Not part of the build: a probe for bench/RESULTS.md, built on the GPU
 // machine, e.g.
 //
 //   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3 -DTL_NUM_WARPS=4 -DKB0=128 \
@@ -19,6 +19,12 @@
 
 #ifndef KW
 #define KW TL_NUM_WARPS
+#endif
+#ifndef KH  // heads (batch times heads)
+#define KH 16
+#endif
+#ifndef KN  // tokens
+#define KN 1024
 #endif
 
 template <class T, int B0, int B1, int D, int Stages>
@@ -60,7 +66,7 @@ using K = ProbeAttention<T, KB0, KB1, KD, KST>;
 constexpr auto function = tp::gpu::program<K, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<T>, int>;
 
 int main() {
-  const int heads = 16, n = 1024, d = KD;
+  const int heads = KH, n = KN, d = KD;
   const size_t count = size_t(heads) * n * d;
   std::mt19937 rng(1);
   std::normal_distribution<float> u(0.f, 1.f);
@@ -106,6 +112,7 @@ int main() {
   for (int r = 0; r < 15; ++r) { cudaEventRecord(s); launch(); cudaEventRecord(e); cudaEventSynchronize(e); float t; cudaEventElapsedTime(&t, s, e); ms.push_back(t); }
   std::sort(ms.begin(), ms.end());
   cudaFuncAttributes a{}; cudaFuncGetAttributes(&a, function);
-  std::printf("%-28s median %.4f ms regs %3d stack %zu arena %6zu error %.2e (bound 1e-2) %s %s\n", LABEL, ms[7], a.numRegs,
+  std::printf("%-28s median %.4f ms %6.1f TFLOP/s regs %3d stack %zu arena %6zu error %.2e (bound 1e-2) %s %s\n", LABEL, ms[7],
+              4.0 * heads * double(n) * n * d / ms[7] / 1e9, a.numRegs,
               a.localSizeBytes, shared, worst, worst < 1e-2 ? "ok" : "WRONG", cudaGetErrorString(cudaGetLastError()));
 }
