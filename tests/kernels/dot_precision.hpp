@@ -71,3 +71,38 @@ struct MatmulDeclaredA {
 };
 
 }  // namespace test_kernels
+
+namespace test_kernels {
+
+// Two products per iteration of a pipelined loop whose a operands both come from registers, as
+// flash attention's q kᵀ and p v: q (x's first BK columns) declared before the loop, p computed
+// from q's product inside it. z = sum over the k-blocks of q y_k, to which p's product adds exact
+// zeros (an exact sum with multiples of 1/64): what it checks is that q's fragments survive the
+// loop, which ptxas once broke by giving their registers to p's where wgmma read them from
+// registers (bench/RESULTS.md, 2026-11-27; that lowering waits on branch wip/wgmma-a-registers).
+template <class T, int B0, int BK, int Warps, int Stages>
+struct LoopInvariantA {
+  static constexpr int num_warps = Warps;
+  static constexpr int block_rows = B0, block_cols = BK;
+
+  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z, int N0,
+                            int N1, int MID) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * BK + tl::arange<BK>();
+    auto first = tl::arange<BK>();
+    tl::tile<T, B0, BK> q =
+        tl::load(x + rows.col() * MID + first.row(), (rows < N0).col() & (first < MID).row(), 0.0f);
+    tl::tile<float, B0, BK> acc = 0.0f;
+    tl::tile<float, B0, BK> zeros = 0.0f;
+    for (auto k : tl::range(0, MID, BK, tl::num_stages<Stages>)) {
+      auto ks = k + tl::arange<BK>();
+      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0.0f);
+      auto s = tl::dot(q, b);
+      acc = acc + s;
+      zeros = tl::dot(tl::cast<T>(s * 0.0f), b, zeros);
+    }
+    tl::store(z + rows.col() * N1 + cols.row(), acc + zeros, (rows < N0).col() & (cols < N1).row());
+  }
+};
+
+}  // namespace test_kernels
