@@ -503,10 +503,9 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
                 "tl::dot of these blocks needs more than 227 KiB of shared memory on the GPU (its "
                 "operands, [M, K] and [K, N], are staged there for the tensor cores): use a "
                 "smaller K block (B_MID), or smaller M and N blocks");
-  // Hopper's warpgroup instructions where the accumulator is theirs (cuda/wgmma.cuh); they read
-  // both operands from shared memory, so an `a` already in registers stays with mma.sync.
-  constexpr bool use_wgmma =
-      wgmma_built && !is_tf32 && !a_in_registers::value && wgmma_fits<tiles, LC::value, log_n>();
+  // Hopper's warpgroup instructions where the accumulator is theirs (cuda/wgmma.cuh): b from
+  // shared memory, a from there too or, already in the A fragments' places, from registers.
+  constexpr bool use_wgmma = wgmma_built && !is_tf32 && wgmma_fits<tiles, LC::value, log_n>();
   Stored* const buffer = [] {
     if constexpr (use_wgmma) {
       static_assert((staged_a * bytes) % SwzB::alignment == 0,
@@ -558,8 +557,16 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     // another dot before it stages into its own buffer, and the range when it ends (cuda/pipeline.cuh),
     // so that it overlaps the next iteration's bookkeeping up to that barrier. Where anything else
     // reads the accumulator first, ptxas waits there itself. Every other dot waits for its group.
-    constexpr bool in_flight = is_staged_layout<LA> || is_staged_layout<LB>;
-    wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, as, bs, row0);
+    // (Not with a from registers: its fragments would be reused while the group still reads them.)
+    constexpr bool in_flight = !a_in_registers::value && (is_staged_layout<LA> || is_staged_layout<LB>);
+    if constexpr (a_in_registers::value) {
+      const auto fragment = [&](std::uint32_t(&fa)[4], int m, int k0) {
+        a_fragment_from_registers<a_in_registers::n_tiles>(fa, da.storage, m, k0);
+      };
+      wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, fragment, bs, row0);
+    } else {
+      wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, as, bs, row0);
+    }
   } else {
 #if defined(__CUDACC__)
 #pragma unroll

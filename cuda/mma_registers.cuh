@@ -7,6 +7,8 @@
 // k-step at k0 wants a0 = (g, k0 + 2q..+1), a1 = (g + 8, ...), a2 and a3 the same at k0 + 8. So
 // a0 = c0 c1 of the first tile packed low then high (what ldmatrix hands over from a row in
 // shared memory), a1 = its c2 c3, a2 a3 those of the second. No shared memory, no barrier for a.
+// The same four registers are wgmma's A operand from registers for the warp's 16 rows of its
+// warpgroup's 64 (cuda/wgmma.cuh), which dot_mma takes where the accumulator is a warpgroup's.
 //
 // That holds when `a` (evaluated: a data tile, or the expression evaluated into the layout of
 // its first data tile of full size) is in the accumulator layout of [M, K], each warp holds
@@ -14,8 +16,8 @@
 // warp's accumulator tiles of the product [M, N]: the flash-attention p · v, with p a softmax of
 // q kᵀ (the accumulator of [B0, B1]), and q declared as a `tl::tile` before the loop. Anywhere
 // else (warps splitting K, TF32, `a` loaded or evaluated in the blocked layout) dot_mma stages a
-// through shared memory as before. Either way the same mma adds the same exact products, so the
-// result is the same to the bit.
+// through shared memory as before. Either way the same instruction (mma or wgmma) adds the same
+// exact products, so the result is the same to the bit.
 #pragma once
 
 #include "cuda/runtime.cuh"

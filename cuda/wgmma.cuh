@@ -1,5 +1,6 @@
-// tl::dot of 16-bit operands on Hopper's warpgroup tensor cores: wgmma.mma_async, both operands
-// read from shared memory through matrix descriptors.
+// tl::dot of 16-bit operands on Hopper's warpgroup tensor cores: wgmma.mma_async, b read from
+// shared memory through a matrix descriptor, a through one too or, where it is already in the A
+// fragments' places (cuda/mma_registers.cuh), from registers.
 //
 // mma.sync (cuda/mma.cuh) computes one m16n8k16 per warp and instruction, from fragments each
 // warp first reads with ldmatrix; wgmma computes m64nNk16 per warpgroup (4 warps) and
@@ -40,6 +41,7 @@
 #include "cuda/runtime.cuh"
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "cuda/layout.cuh"
@@ -199,20 +201,42 @@ float mn_major(const wgmma_operand& o, int k, int n) {
 #define TL_WGMMA_F32(i) TL_WGMMA_F16(i), TL_WGMMA_F16(i + 16)
 #define TL_WGMMA_F64(i) TL_WGMMA_F32(i), TL_WGMMA_F32(i + 32)
 #define TL_WGMMA_F128(i) TL_WGMMA_F64(i), TL_WGMMA_F64(i + 64)
-// d = a b + d for m64nNk16 (scale-d on, no negation, a K-major, b transposed when MN-major).
-#define TL_WGMMA_ISSUE(n, type, dlist, outputs, da, db, scale, tb)                              \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " scale ", 0;\n"                              \
+// d = a b + d for m64nNk16 (scale-d on, no negation, a K-major, b transposed when MN-major):
+// `operands` names a (descriptor or four registers), b's descriptor and the immediates, `scale`
+// the input that sets scale-d, the inputs follow.
+#define TL_WGMMA_ISSUE(n, type, dlist, outputs, operands, scale, ...)                          \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " scale ", 0;\n"                             \
                "wgmma.mma_async.sync.aligned.m64n" #n "k16.f32." type "." type " " dlist       \
-               ", " da ", " db ", p, 1, 1, 0, " tb ";\n}\n"                                    \
+               ", " operands ";\n}\n"                                                          \
                : outputs(0)                                                                    \
-               : "l"(desc_a), "l"(desc_b), "r"(1), "n"(MnMajorB ? 1 : 0))
-#define TL_WGMMA_CASE(n, dlist, outputs, da, db, scale, tb)                                     \
+               : __VA_ARGS__)
+#define TL_WGMMA_CASE(n, dlist, outputs, operands, scale, ...)                                  \
   if constexpr (N == n) {                                                                       \
     if constexpr (std::is_same_v<Elem, bfloat16>)                                               \
-      TL_WGMMA_ISSUE(n, "bf16", dlist, outputs, da, db, scale, tb);                             \
+      TL_WGMMA_ISSUE(n, "bf16", dlist, outputs, operands, scale, __VA_ARGS__);                  \
     else                                                                                        \
-      TL_WGMMA_ISSUE(n, "f16", dlist, outputs, da, db, scale, tb);                              \
+      TL_WGMMA_ISSUE(n, "f16", dlist, outputs, operands, scale, __VA_ARGS__);                   \
   }
+
+#if defined(TL_EMULATED_GPU)
+namespace emulated {
+// d += a b over one k-step of 16, a's element (row, k) from `a_at`, products added in order of k.
+template <class Elem, int N, bool MnMajorB, class AAt>
+void wgmma_products(float (&d)[N / 2], const wgmma_operand& b, AAt&& a_at) {
+  const int warp = static_cast<int>(threadIdx.x / 32) % 4, lane = lane_id(), g = lane >> 2, q = lane & 3;
+  for (int n = 0; n < N / 8; ++n)
+    for (int i = 0; i < 4; ++i) {
+      const int row = 16 * warp + g + 8 * (i >> 1), col = 8 * n + 2 * q + (i & 1);
+      float sum = d[4 * n + i];
+      for (int k = 0; k < 16; ++k) {
+        const float bv = MnMajorB ? mn_major<Elem>(b, k, col) : k_major<Elem>(b, col, k);
+        sum = sum + a_at(i >> 1, row, k) * bv;
+      }
+      d[4 * n + i] = sum;
+    }
+}
+}  // namespace emulated
+#endif
 
 // One m64nNk16 of the warpgroup: d (this thread's N / 2 accumulator registers) += a [64, 16] times
 // b [16, N].
@@ -221,25 +245,55 @@ __device__ __forceinline__ void wgmma(float (&d)[N / 2], const wgmma_operand& a,
   static_assert(N >= 8 && N <= 256 && (N & (N - 1)) == 0,
                 "tl (GPU backend): internal error: a wgmma of an unsupported width");
 #if defined(TL_EMULATED_GPU)
-  const int warp = static_cast<int>(threadIdx.x / 32) % 4, lane = lane_id(), g = lane >> 2, q = lane & 3;
-  for (int n = 0; n < N / 8; ++n)
-    for (int i = 0; i < 4; ++i) {
-      const int row = 16 * warp + g + 8 * (i >> 1), col = 8 * n + 2 * q + (i & 1);
-      float sum = d[4 * n + i];
-      for (int k = 0; k < 16; ++k) {
-        const float bv = MnMajorB ? emulated::mn_major<Elem>(b, k, col) : emulated::k_major<Elem>(b, col, k);
-        sum = sum + emulated::k_major<Elem>(a, row, k) * bv;
-      }
-      d[4 * n + i] = sum;
-    }
+  emulated::wgmma_products<Elem, N, MnMajorB>(
+      d, b, [&](int, int row, int k) { return emulated::k_major<Elem>(a, row, k); });
 #else
   const std::uint64_t desc_a = a.descriptor(), desc_b = b.descriptor();
-  TL_WGMMA_CASE(8, TL_WGMMA_D8, TL_WGMMA_F4, "%4", "%5", "%6", "%7")
-  TL_WGMMA_CASE(16, TL_WGMMA_D16, TL_WGMMA_F8, "%8", "%9", "%10", "%11")
-  TL_WGMMA_CASE(32, TL_WGMMA_D32, TL_WGMMA_F16, "%16", "%17", "%18", "%19")
-  TL_WGMMA_CASE(64, TL_WGMMA_D64, TL_WGMMA_F32, "%32", "%33", "%34", "%35")
-  TL_WGMMA_CASE(128, TL_WGMMA_D128, TL_WGMMA_F64, "%64", "%65", "%66", "%67")
-  TL_WGMMA_CASE(256, TL_WGMMA_D256, TL_WGMMA_F128, "%128", "%129", "%130", "%131")
+#define TL_WGMMA_SS_INPUTS "l"(desc_a), "l"(desc_b), "r"(1), "n"(MnMajorB ? 1 : 0)
+  TL_WGMMA_CASE(8, TL_WGMMA_D8, TL_WGMMA_F4, "%4, %5, p, 1, 1, 0, %7", "%6", TL_WGMMA_SS_INPUTS)
+  TL_WGMMA_CASE(16, TL_WGMMA_D16, TL_WGMMA_F8, "%8, %9, p, 1, 1, 0, %11", "%10", TL_WGMMA_SS_INPUTS)
+  TL_WGMMA_CASE(32, TL_WGMMA_D32, TL_WGMMA_F16, "%16, %17, p, 1, 1, 0, %19", "%18", TL_WGMMA_SS_INPUTS)
+  TL_WGMMA_CASE(64, TL_WGMMA_D64, TL_WGMMA_F32, "%32, %33, p, 1, 1, 0, %35", "%34", TL_WGMMA_SS_INPUTS)
+  TL_WGMMA_CASE(128, TL_WGMMA_D128, TL_WGMMA_F64, "%64, %65, p, 1, 1, 0, %67", "%66", TL_WGMMA_SS_INPUTS)
+  TL_WGMMA_CASE(256, TL_WGMMA_D256, TL_WGMMA_F128, "%128, %129, p, 1, 1, 0, %131", "%130", TL_WGMMA_SS_INPUTS)
+#undef TL_WGMMA_SS_INPUTS
+#endif
+}
+
+// The same with a from registers: `a` is the warp's m16n8k16 A fragment of its 16 rows of the
+// warpgroup's 64 (warp w of the group rows 16w .. 16w + 15), wgmma's register operand; wgmma reads
+// a K-major a only.
+template <class Elem, int N, bool MnMajorB>
+__device__ __forceinline__ void wgmma(float (&d)[N / 2], const std::uint32_t (&a)[4], const wgmma_operand& b) {
+  static_assert(N >= 8 && N <= 256 && (N & (N - 1)) == 0,
+                "tl (GPU backend): internal error: a wgmma of an unsupported width");
+#if defined(TL_EMULATED_GPU)
+  // The fragment's rows g and g + 8 hold k = 2q, 2q + 1 (registers 0, 1) and 8 more (2, 3) in
+  // lane 4g + q: gathered by shuffles, as the emulated mma.sync does.
+  const int g = lane_id() >> 2;
+  float rows[2][16];
+  for (int k = 0; k < 16; k += 2)
+    for (int half_row = 0; half_row < 2; ++half_row) {
+      const std::uint32_t word = __shfl_sync(~0u, a[half_row + (k >= 8 ? 2 : 0)], 4 * g + ((k & 7) >> 1));
+      Elem low, high;
+      const std::uint16_t low_bits = static_cast<std::uint16_t>(word & 0xffffu);
+      const std::uint16_t high_bits = static_cast<std::uint16_t>(word >> 16);
+      std::memcpy(&low, &low_bits, 2);
+      std::memcpy(&high, &high_bits, 2);
+      rows[half_row][k] = static_cast<float>(low);
+      rows[half_row][k + 1] = static_cast<float>(high);
+    }
+  emulated::wgmma_products<Elem, N, MnMajorB>(d, b, [&](int half_row, int, int k) { return rows[half_row][k]; });
+#else
+  const std::uint64_t desc_b = b.descriptor();
+#define TL_WGMMA_RS_INPUTS "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(1), "n"(MnMajorB ? 1 : 0)
+  TL_WGMMA_CASE(8, TL_WGMMA_D8, TL_WGMMA_F4, "{%4, %5, %6, %7}, %8, p, 1, 1, %10", "%9", TL_WGMMA_RS_INPUTS)
+  TL_WGMMA_CASE(16, TL_WGMMA_D16, TL_WGMMA_F8, "{%8, %9, %10, %11}, %12, p, 1, 1, %14", "%13", TL_WGMMA_RS_INPUTS)
+  TL_WGMMA_CASE(32, TL_WGMMA_D32, TL_WGMMA_F16, "{%16, %17, %18, %19}, %20, p, 1, 1, %22", "%21", TL_WGMMA_RS_INPUTS)
+  TL_WGMMA_CASE(64, TL_WGMMA_D64, TL_WGMMA_F32, "{%32, %33, %34, %35}, %36, p, 1, 1, %38", "%37", TL_WGMMA_RS_INPUTS)
+  TL_WGMMA_CASE(128, TL_WGMMA_D128, TL_WGMMA_F64, "{%64, %65, %66, %67}, %68, p, 1, 1, %70", "%69", TL_WGMMA_RS_INPUTS)
+  TL_WGMMA_CASE(256, TL_WGMMA_D256, TL_WGMMA_F128, "{%128, %129, %130, %131}, %132, p, 1, 1, %134", "%133", TL_WGMMA_RS_INPUTS)
+#undef TL_WGMMA_RS_INPUTS
 #endif
 }
 
@@ -280,26 +334,53 @@ constexpr bool wgmma_fits() {
 // acc (the warp's registers of Tiles) += a b over K, from the swizzled tiles at `as` (SwzA: [M,
 // K]) and `bs` (SwzB: [K, N], or b^T's rows [N, K] where BRows). The callers made the tiles visible
 // to the async proxy (a fence in each writer, then a barrier). With InFlight the group is left
-// running (see mma.cuh for who waits for it); else it is waited for here.
-template <class Elem, class Tiles, class SwzA, class SwzB, bool BRows, int K, bool InFlight, class Registers>
-__device__ __forceinline__ void wgmma_steps(Registers& regs, const void* as, const void* bs, int row0) {
+// running (see mma.cuh for who waits for it); else it is waited for here. Where `as` is instead a
+// callable, a is in registers: as(fragment, m, k0) writes the warp's A fragment of m-tile m at
+// k-step k0 (cuda/mma_registers.cuh), and every fragment is formed before the first wgmma, which
+// reads them asynchronously.
+template <class Elem, class Tiles, class SwzA, class SwzB, bool BRows, int K, bool InFlight, class Registers,
+          class A>
+__device__ __forceinline__ void wgmma_steps(Registers& regs, const A& as, const void* bs, int row0) {
   constexpr int n = Tiles::nt * 8;
-  // The warpgroup's first row: the warp's, less the two warp bits that place it in the group.
-  const int group_row0 = row0 & ~63;
-  const wgmma_operand a{static_cast<const unsigned char*>(as), SwzA::row_bytes, 8 * SwzA::row_bytes, 16};
+  constexpr bool a_in_registers = !std::is_pointer_v<A>;
   const wgmma_operand b{static_cast<const unsigned char*>(bs), SwzB::row_bytes, 8 * SwzB::row_bytes,
                         BRows ? 16 : SwzB::panel_bytes};
-  wgmma_fence_operands();
+  auto issue = [&](const auto& a_of) {
+    wgmma_fence_operands();
 #if defined(__CUDACC__)
 #pragma unroll
 #endif
-  for (int k0 = 0; k0 < K; k0 += 16) {
-    const wgmma_operand bk = b.advanced(BRows ? SwzB::unswizzled_bytes(0, k0) : SwzB::unswizzled_bytes(k0, 0));
-    static_for<Tiles::mt>([&](auto m) {
-      constexpr int t = decltype(m)::value * Tiles::nt;
-      const wgmma_operand am = a.advanced(SwzA::unswizzled_bytes(group_row0 + Tiles::row(t), k0));
-      wgmma<Elem, n, !BRows>(*reinterpret_cast<float(*)[n / 2]>(&regs[4 * t]), am, bk);
+    for (int k0 = 0; k0 < K; k0 += 16) {
+      const wgmma_operand bk = b.advanced(BRows ? SwzB::unswizzled_bytes(0, k0) : SwzB::unswizzled_bytes(k0, 0));
+      static_for<Tiles::mt>([&](auto m) {
+        constexpr int t = decltype(m)::value * Tiles::nt;
+        wgmma<Elem, n, !BRows>(*reinterpret_cast<float(*)[n / 2]>(&regs[4 * t]), a_of(decltype(m)::value, k0), bk);
+      });
+    }
+  };
+  if constexpr (a_in_registers) {
+    std::uint32_t fragments[K / 16][Tiles::mt][4];
+    static_for<K / 16>([&](auto k) {
+      static_for<Tiles::mt>([&](auto m) {
+        auto& fragment = fragments[decltype(k)::value][decltype(m)::value];
+        as(fragment, decltype(m)::value, 16 * decltype(k)::value);
+#if !defined(TL_EMULATED_GPU)
+        // Each word through an identity shuffle, so that it is formed anew inside any loop around
+        // the dot: ptxas (nvcc 13.0) gave a fragment formed before a loop, whose only use in it was
+        // a wgmma's register operand, to other values inside the loop (flash attention's q
+        // clobbered by p's fragments from the second iteration: bench/RESULTS.md); a plain move
+        // is folded away, a shuffle is not.
+        for (auto& word : fragment) word = __shfl_sync(0xffffffffu, word, lane_id());
+#endif
+      });
     });
+    issue([&](int m, int k0) -> const std::uint32_t(&)[4] { return fragments[k0 / 16][m]; });
+  } else {
+    // The warpgroup's first row: the warp's, less the two warp bits that place it in the group.
+    const int group_row0 = row0 & ~63;
+    const wgmma_operand a{static_cast<const unsigned char*>(static_cast<const void*>(as)), SwzA::row_bytes,
+                          8 * SwzA::row_bytes, 16};
+    issue([&](int m, int k0) { return a.advanced(SwzA::unswizzled_bytes(group_row0 + Tiles::row(m * Tiles::nt), k0)); });
   }
   wgmma_commit();
   if constexpr (!InFlight) wgmma_wait_all();
