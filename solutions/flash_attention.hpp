@@ -11,8 +11,8 @@ namespace solutions {
 
 template <class T, int B0, int B1, int D>
 struct FlashAttention {
-  // The output block, B0 x D floats, at most 64 per thread: 4 warps, and 8 for B0 = D = 128.
-  static constexpr int num_warps = std::clamp(B0 * D / (32 * 64), 4, 8);
+  // One warp for every 16 queries, the rows of one tensor-core product, from 4 to 8 warps.
+  static constexpr int num_warps = std::clamp(B0 / 16, 4, 8);
 
   TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
                             tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {
