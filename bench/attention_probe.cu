@@ -1,4 +1,4 @@
-// One flash-attention kernel (solutions/flash_attention.hpp's loop) alone, fp16, KH heads (16) of
+// One flash-attention kernel (solutions/flash_attention.hpp, non-causal) alone, fp16, KH heads (16) of
 // KN tokens (1024): checked against attention in double on 64 sampled rows, then timed (15
 // launches after 3, the median; TFLOP/s count 4 KH KN^2 D). Not part of the build: a probe for bench/RESULTS.md, built on the GPU
 // machine, e.g.
@@ -6,15 +6,18 @@
 //   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3 -DTL_NUM_WARPS=4 -DKB0=128 \
 //     -DKB1=64 -DKD=64 -DKST=2 '-DLABEL="128x64x64 w4 s2"' -o /tmp/a bench/attention_probe.cu
 //
-// KST: the loop over keys a tl::range of that many stages (1: plain `for`); KW: num_warps
-// (default TL_NUM_WARPS). PROBE_FLAGS-style A/Bs: put other copies of headers ahead with -I.
+// KST: 1, the solution; 2, its loop over keys a 2-stage tl::range (bench/attention_kernels.hpp).
+// KW: num_warps (default TL_NUM_WARPS, which must be the same); KMB: min_blocks_per_multiprocessor
+// (default none). A/Bs of headers: put other copies ahead with -I.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
 #include <vector>
 #include <cuda_fp16.h>
+#include "bench/attention_kernels.hpp"
 #include "checker/gpu_launch.cuh"
+#include "solutions/flash_attention.hpp"
 #include "tile/tl.hpp"
 
 #ifndef KW
@@ -27,43 +30,23 @@
 #define KN 1024
 #endif
 
-template <class T, int B0, int B1, int D, int Stages>
-struct ProbeAttention {
-  static constexpr int num_warps = KW;
-  TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
-                            tl::ptr<T> o, int N) const {
-    int start_m = tl::program_id(0) * B0;
-    int head_offset = tl::program_id(1) * N * D;
-    auto rows = start_m + tl::arange<B0>();
-    auto dims = tl::arange<D>();
-    auto row_mask = rows < N;
-    const float qk_scale = 1.44269504f / std::sqrt(static_cast<float>(D));
-    tl::tile<T, B0, D> queries =
-        tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
-    tl::tile<float, B0> m_i = tl::full<B0>(-INFINITY);
-    tl::tile<float, B0> l_i = 0.0f;
-    tl::tile<float, B0, D> acc = 0.0f;
-    for (auto start_n : tl::range(0, N, B1, tl::num_stages<Stages>)) {
-      auto cols = start_n + tl::arange<B1>();
-      auto col_mask = cols < N;
-      auto keys_t = tl::load(k + head_offset + cols.row() * D + dims.col(), col_mask.row(), 0.0f);
-      auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
-      auto scores = tl::where(col_mask.row(), tl::dot(queries, keys_t) * qk_scale, -INFINITY);
-      auto m_new = tl::maximum(m_i, tl::max<1>(scores));
-      auto p = tl::exp2(scores - m_new.col());
-      auto alpha = tl::exp2(m_i - m_new);
-      l_i = l_i * alpha + tl::sum<1>(p);
-      acc = tl::dot(tl::cast<T>(p), values, acc * alpha.col());
-      m_i = m_new;
-    }
-    tl::store(o + head_offset + rows.col() * D + dims.row(), tl::cast<T>(acc / l_i.col()),
-              row_mask.col());
-  }
-};
-
 using T = tl::float16;
-using K = ProbeAttention<T, KB0, KB1, KD, KST>;
-constexpr auto function = tp::gpu::program<K, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<T>, int>;
+#if KST == 1
+using Attention = solutions::FlashAttention<T, KB0, KB1, KD>;
+#elif KST == 2
+using Attention = tp::bench_gpu::ChangedAttention<T, KB0, KB1, KD,
+                                                  tp::bench_gpu::attention_change::keys_pipelined>;
+#else
+#error "KST: 1 (the solution's loop) or 2 (the loop a 2-stage tl::range, bench/attention_kernels.hpp)"
+#endif
+struct K : Attention {
+  static constexpr int num_warps = KW;
+#ifdef KMB
+  static constexpr int min_blocks_per_multiprocessor = KMB;
+#endif
+};
+constexpr auto function = tp::gpu::program<K, tl::ptr<const T>, tl::ptr<const T>, tl::ptr<const T>,
+                                           tl::ptr<T>, int, int, int, int, int>;
 
 int main() {
   const int heads = KH, n = KN, d = KD;
@@ -81,7 +64,8 @@ int main() {
   const size_t shared = tp::gpu::shared_arena_bytes<function>();
   const dim3 grid((n + KB0 - 1) / KB0, heads);
   auto launch = [&] {
-    function<<<grid, 32 * K::num_warps, shared>>>(K{}, {(const T*)q}, {(const T*)k}, {(const T*)v}, {(T*)o}, n);
+    function<<<grid, 32 * K::num_warps, shared>>>(K{}, {(const T*)q}, {(const T*)k}, {(const T*)v}, {(T*)o},
+                                                  1, heads, n, d, 0);
   };
   launch();
   cudaDeviceSynchronize();

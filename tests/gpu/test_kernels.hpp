@@ -120,10 +120,12 @@ void for_each_dot_kernel(F&& f) {
   f.template operator()<MatmulDeclaredA<tl::bfloat16, 128, 32, 32, 8, true>>("matmul bfloat16, a cast from float <128, 32, 32>, 8 warps");
   f.template operator()<MatmulDeclaredA<tl::float16, 16, 32, 32, 4, false>>("matmul float16, a declared <16, 32, 32>, 4 warps");
   f.template operator()<MatmulDeclaredA<tl::bfloat16, 32, 32, 32, 8, true>>("matmul bfloat16, a cast from float <32, 32, 32>, 8 warps");
-  // q declared before a pipelined loop and p computed in it, both a operands from registers.
+  // q declared before a loop and p computed in it, both a operands from registers: in a
+  // pipelined loop and in a plain one (whose wgmma forms q's fragments without shuffles).
   using test_kernels::LoopInvariantA;
   f.template operator()<LoopInvariantA<tl::float16, 64, 64, 4, 2>>("two products, a from registers, 2-stage loop <64, 64>, 4 warps");
   f.template operator()<LoopInvariantA<tl::bfloat16, 128, 64, 8, 2>>("two products, a from registers, 2-stage loop <128, 64>, 8 warps");
+  f.template operator()<LoopInvariantA<tl::float16, 128, 64, 8, 1>>("two products, a from registers, plain loop <128, 64>, 8 warps");
   // b as tl::trans of its [B1, BK] rows (flash attention's kᵀ): 16-bit rows staged as loaded and
   // read with plain ldmatrix; TF32 and float32 too; a as tl::trans of its columns in a few.
   using test_kernels::MatmulTrans;
