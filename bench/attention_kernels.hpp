@@ -29,6 +29,8 @@ enum class attention_change {
 template <class T, int B0, int B1, int D, attention_change Change>
 struct ChangedAttention {
   static constexpr int num_warps = solutions::FlashAttention<T, B0, B1, D>::num_warps;
+  static constexpr int min_blocks_per_multiprocessor =
+      solutions::FlashAttention<T, B0, B1, D>::min_blocks_per_multiprocessor;
   TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
                             tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {
     int start_m = tl::program_id(0) * B0;

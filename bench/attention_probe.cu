@@ -8,7 +8,7 @@
 //
 // KST: 1, the solution; 2, its loop over keys a 2-stage tl::range (bench/attention_kernels.hpp).
 // KW: num_warps (default TL_NUM_WARPS, which must be the same); KMB: min_blocks_per_multiprocessor
-// (default none). A/Bs of headers: put other copies ahead with -I.
+// (default the kernel's). A/Bs of headers: put other copies ahead with -I.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -25,6 +25,7 @@ constexpr int warps = TL_NUM_WARPS;
 template <class Solution>
 struct with_warps : Solution {
   static constexpr int num_warps = warps;
+  static constexpr int min_blocks_per_multiprocessor = 0;  // the file's was for its own count
 };
 
 // A block of `elements` floats fits 128 registers per thread (the backend's bound,

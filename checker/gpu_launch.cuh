@@ -23,15 +23,16 @@ namespace tp::gpu {
 // The blocks of a kernel that must fit on one multiprocessor at once: its optional
 // `min_blocks_per_multiprocessor`, the second bound of __launch_bounds__. ptxas then keeps the
 // kernel within 64K / (that many blocks' threads) registers per thread, spilling where it must (a
-// 256-thread kernel asking for 2 gets at most 128). 0 where the kernel declares none: no second
+// 256-thread kernel asking for 2 gets at most 128). 0 where the kernel declares none or 0: no second
 // bound at all, since a bound of 1 is not the same to ptxas (measured: the 8-warp 128 x 128 x 32
 // matmul took 138 registers with it, 126 without, and lost its second block per multiprocessor).
 template <class Kernel>
 inline constexpr int min_blocks_per_multiprocessor = [] {
   if constexpr (requires { Kernel::min_blocks_per_multiprocessor; }) {
-    static_assert(Kernel::min_blocks_per_multiprocessor >= 1,
+    static_assert(Kernel::min_blocks_per_multiprocessor >= 0,
                   "tl (GPU backend): min_blocks_per_multiprocessor must be at least 1 (it asks the "
-                  "GPU compiler to fit that many of the kernel's programs on one multiprocessor)");
+                  "GPU compiler to fit that many of the kernel's programs on one multiprocessor), "
+                  "or 0 for no such bound");
     return static_cast<int>(Kernel::min_blocks_per_multiprocessor);
   } else {
     return 0;

@@ -558,15 +558,14 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     // so that it overlaps the next iteration's bookkeeping up to that barrier. Where anything else
     // reads the accumulator first, ptxas waits there itself. Every other dot waits for its group.
     // (Not with a from registers: its fragments would be reused while the group still reads them.)
-    constexpr bool pipelined = is_staged_layout<LA> || is_staged_layout<LB>;
-    constexpr bool in_flight = !a_in_registers::value && pipelined;
+    constexpr bool in_flight = !a_in_registers::value && (is_staged_layout<LA> || is_staged_layout<LB>);
     if constexpr (a_in_registers::value) {
       const auto fragment = [&](std::uint32_t(&fa)[4], int m, int k0) {
         a_fragment_from_registers<a_in_registers::n_tiles>(fa, da.storage, m, k0);
       };
-      wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight, pipelined>(out.storage.regs, fragment, bs, row0);
+      wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, fragment, bs, row0);
     } else {
-      wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight, pipelined>(out.storage.regs, as, bs, row0);
+      wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, as, bs, row0);
     }
   } else {
 #if defined(__CUDACC__)

@@ -337,9 +337,9 @@ constexpr bool wgmma_fits() {
 // running (see mma.cuh for who waits for it); else it is waited for here. Where `as` is instead a
 // callable, a is in registers: as(fragment, m, k0) writes the warp's A fragment of m-tile m at
 // k-step k0 (cuda/mma_registers.cuh), and every fragment is formed before the first wgmma, which
-// reads them asynchronously. Pipelined: the dot reads a pipelined range's staged operand.
-template <class Elem, class Tiles, class SwzA, class SwzB, bool BRows, int K, bool InFlight, bool Pipelined,
-          class Registers, class A>
+// reads them asynchronously.
+template <class Elem, class Tiles, class SwzA, class SwzB, bool BRows, int K, bool InFlight, class Registers,
+          class A>
 __device__ __forceinline__ void wgmma_steps(Registers& regs, const A& as, const void* bs, int row0) {
   constexpr int n = Tiles::nt * 8;
   constexpr bool a_in_registers = !std::is_pointer_v<A>;
@@ -365,16 +365,14 @@ __device__ __forceinline__ void wgmma_steps(Registers& regs, const A& as, const 
         auto& fragment = fragments[decltype(k)::value][decltype(m)::value];
         as(fragment, decltype(m)::value, 16 * decltype(k)::value);
 #if !defined(TL_EMULATED_GPU)
-        // In a pipelined range, each word through an identity shuffle, so that it is formed anew
-        // inside the loop: there ptxas (nvcc 13.0) gave a fragment formed before the loop, whose
-        // only use in it was a wgmma's register operand, to other values inside the loop (flash
-        // attention's q clobbered by p's fragments from the second iteration; a plain move is
-        // folded away, a shuffle is not: bench/RESULTS.md, tests/kernels/dot_precision.hpp's
-        // LoopInvariantA). Not in a plain loop, which it did not break and where the shuffles
-        // cost registers and time (flash attention 128 x 64 x 64 with 8 warps: 128 -> 134
-        // registers, one block per multiprocessor instead of two, 1.65 -> 2.65 ms).
-        if constexpr (Pipelined)
-          for (auto& word : fragment) word = __shfl_sync(0xffffffffu, word, lane_id());
+        // Each word through an identity shuffle, so that it is formed anew inside any loop around
+        // the dot: ptxas (nvcc 13.0) gave a fragment formed before a loop, whose only use in it was
+        // a wgmma's register operand, to other values inside the loop (flash attention's q
+        // clobbered by p's fragments from the second iteration). It did so in pipelined loops and
+        // in a plain one with more branches in it, not in the plain loops tested without: nothing
+        // short of every fragment formed in the loop is safe (bench/RESULTS.md, 2026-11-27). A
+        // plain move is folded away, a shuffle is not.
+        for (auto& word : fragment) word = __shfl_sync(0xffffffffu, word, lane_id());
 #endif
       });
     });

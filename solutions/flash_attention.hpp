@@ -13,6 +13,9 @@ template <class T, int B0, int B1, int D>
 struct FlashAttention {
   // One warp for every 16 queries, the rows of one tensor-core product, from 4 to 8 warps.
   static constexpr int num_warps = std::clamp(B0 / 16, 4, 8);
+  // With 8 warps and head_dim 64, two programs per multiprocessor (128 registers a thread), so
+  // that one's softmax runs while the other's products do; 0 leaves the GPU compiler free.
+  static constexpr int min_blocks_per_multiprocessor = num_warps == 8 && D <= 64 ? 2 : 0;
 
   TL_KERNEL void operator()(tl::ptr<const T> q, tl::ptr<const T> k, tl::ptr<const T> v,
                             tl::ptr<T> o, int Z, int H, int N, int HEAD_DIM, int CAUSAL) const {

@@ -121,7 +121,7 @@ void for_each_dot_kernel(F&& f) {
   f.template operator()<MatmulDeclaredA<tl::float16, 16, 32, 32, 4, false>>("matmul float16, a declared <16, 32, 32>, 4 warps");
   f.template operator()<MatmulDeclaredA<tl::bfloat16, 32, 32, 32, 8, true>>("matmul bfloat16, a cast from float <32, 32, 32>, 8 warps");
   // q declared before a loop and p computed in it, both a operands from registers: in a
-  // pipelined loop and in a plain one (whose wgmma forms q's fragments without shuffles).
+  // pipelined loop and in a plain one.
   using test_kernels::LoopInvariantA;
   f.template operator()<LoopInvariantA<tl::float16, 64, 64, 4, 2>>("two products, a from registers, 2-stage loop <64, 64>, 4 warps");
   f.template operator()<LoopInvariantA<tl::bfloat16, 128, 64, 8, 2>>("two products, a from registers, 2-stage loop <128, 64>, 8 warps");
