@@ -114,7 +114,8 @@ TL_FN float float_divide(float a, float b) {
 #endif
 }
 
-// 2^x: exp2f on the CPU; ex2.approx.f32 on the GPU, as in Triton.
+// 2^x: exp2f on the CPU; ex2.approx.f32 on the GPU. Triton's tl.exp2 takes the .ftz form, which
+// flushes results below 2^-126 to zero; this one keeps them, as exp2f does.
 TL_FN float float_exp2(float x) {
 #if defined(__CUDA_ARCH__)
   float d;
