@@ -100,6 +100,15 @@ void add_attention(kernel_table& t) {
         &attention<with_warps<Solution>, B0>, warps};
 }
 
+// The solution with one thing changed (bench/attention_kernels.hpp), in its own count's unit.
+template <int B0, int B1, int D, attention_change Change>
+void add_changed_attention(kernel_table& t, const char* change) {
+  using Kernel = ChangedAttention<tl::float16, B0, B1, D, Change>;
+  if constexpr (Kernel::num_warps == warps)
+    t.attention[kernel_key("flash-attention", {B0, B1, D}) + " (" + change + ")"] = {
+        &attention<Kernel, B0>, warps};
+}
+
 }  // namespace
 
 template <>
@@ -137,20 +146,11 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_attention<FlashAttention<float16, 128, 64, 128>, 128, 64, 128>(t);
   // The A/Bs of bench/NOTES.md: the solution with one thing changed (ChangedAttention).
   using change = attention_change;
-  if constexpr (warps == 4) {
-    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (q staged)"] = {
-        &attention<ChangedAttention<float16, 64, 64, 64, change::q_staged>, 64>, warps};
-    t.attention[kernel_key("flash-attention", {64, 64, 64}) + " (k with tl::trans)"] = {
-        &attention<ChangedAttention<float16, 64, 64, 64, change::keys_trans>, 64>, warps};
-    t.attention[kernel_key("flash-attention", {64, 64, 128}) + " (k with tl::trans)"] = {
-        &attention<ChangedAttention<float16, 64, 64, 128, change::keys_trans>, 64>, warps};
-  }
-  if constexpr (warps == 8) {
-    t.attention[kernel_key("flash-attention", {128, 64, 64}) + " (keys pipelined, 2 stages)"] = {
-        &attention<ChangedAttention<float16, 128, 64, 64, change::keys_pipelined>, 128>, warps};
-    t.attention[kernel_key("flash-attention", {128, 64, 128}) + " (keys pipelined, 2 stages)"] = {
-        &attention<ChangedAttention<float16, 128, 64, 128, change::keys_pipelined>, 128>, warps};
-  }
+  add_changed_attention<64, 64, 64, change::q_staged>(t, "q staged");
+  add_changed_attention<64, 64, 64, change::keys_trans>(t, "k with tl::trans");
+  add_changed_attention<64, 64, 128, change::keys_trans>(t, "k with tl::trans");
+  add_changed_attention<128, 64, 64, change::keys_pipelined>(t, "keys pipelined, 2 stages");
+  add_changed_attention<128, 64, 128, change::keys_pipelined>(t, "keys pipelined, 2 stages");
 }
 
 }  // namespace tp::bench_gpu
