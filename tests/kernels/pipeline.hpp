@@ -99,15 +99,16 @@ namespace test_kernels {
 // must get right: a ragged last block (whole 16-byte chunks off), a mask that cuts chunks and an
 // `other` that is not zero, a base pointer off the 16-byte grid (no chunk can be one cp.async),
 // the loaded tile used besides the dot (its registers), a copy of it (which dot stages itself),
-// operands loaded in an `if` that some iterations skip, and two loads of one type in one iteration
-// (the second loaded plainly, and loaded again by its dot: cuda/tile_storage.cuh).
+// operands loaded in an `if` that some iterations skip, two loads of one type in one iteration
+// (the second loaded plainly, and loaded again by its dot: cuda/tile_storage.cuh), and b as
+// tl::trans of a tile loaded as [N, K].
 template <class T, int Stages, int M, int N, int K, int Warps>
 struct PipelinedHalfDot {
   using operand = T;
   static constexpr int num_warps = Warps;
   static constexpr int kdim = 4 * K + 8;  // x: [M, kdim] (+ 1), y: [kdim, N]
   static constexpr int tile = (M > N ? M : N) * kdim + 8;
-  static constexpr int computations = 7;
+  static constexpr int computations = 8;
   static constexpr int pipelined_half = computations * M * N;
   static constexpr int outputs = 2 * pipelined_half;
   static_assert(K <= N, "the tile of maxima is stored in an [M, N] slice");
@@ -183,6 +184,20 @@ struct PipelinedHalfDot {
       acc6 = tl::dot(a_further, b, acc6);
     }
     tl::store(slice(6), acc6);
+
+    // b as tl::trans of a tile loaded as [N, K] (flash attention's k as it lies): the range copies
+    // the rows ahead, and dot stages the transposed tile from its registers (tl::trans makes a
+    // new tile, which carries no slot).
+    tl::tile<float, M, N> acc7 = 0.0f;
+    for (auto k : loop(0, n, K)) {
+      auto ks = k + tl::arange<K>();
+      auto a = tl::load(x + rows.col() * n + ks.row(), (ks < n).row(), 0.0f);
+      // (The mask's second term, always on, makes this load's type differ from a's where M == N:
+      // a second load of one type in an iteration would load plainly.)
+      auto b_rows = tl::load(x + cols.col() * n + ks.row(), (ks < n).row() & (cols < N).col(), 0.0f);
+      acc7 = tl::dot(a, tl::trans(b_rows), acc7);
+    }
+    tl::store(slice(7), acc7);
   }
 
   TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<float> z, int n) const {
