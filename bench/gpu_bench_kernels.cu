@@ -132,8 +132,8 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   // flash-attention, fp16: B0 queries by B1 keys per step, head_dim D, with the file's num_warps
   // (4 for B0 = 64, 8 for 128); 128 x 64 x 64 also with 4 warps, 64 x 64 x 64
   // also with q staged for every product, 64 x 64 x 64 and 64 x 64 x 128 also with k loaded as it
-  // lies and transposed by tl::trans, 128 x 64 x 64 and 128 x 64 x 128 also with a 2-stage
-  // pipelined loop over keys and k with tl::trans (below, ChangedAttention). 128 x 64 x 128 (8 warps) needs 50 KiB of shared
+  // lies and transposed by tl::trans, 128 x 64 x 64, 128 x 64 x 128 and 64 x 64 x 128 also with a
+  // 2-stage pipelined loop over keys and k with tl::trans (below, ChangedAttention). 128 x 64 x 128 (8 warps) needs 50 KiB of shared
   // memory: its staged keys and values (16 KiB) and q's conversion (33 KiB).
   using tl::float16;
   using solutions::FlashAttention;
@@ -151,6 +151,7 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_changed_attention<64, 64, 128, change::keys_trans>(t, "k with tl::trans");
   add_changed_attention<128, 64, 64, change::keys_pipelined_trans>(t, "keys pipelined, k with tl::trans");
   add_changed_attention<128, 64, 128, change::keys_pipelined_trans>(t, "keys pipelined, k with tl::trans");
+  add_changed_attention<64, 64, 128, change::keys_pipelined_trans>(t, "keys pipelined, k with tl::trans");
 }
 
 }  // namespace tp::bench_gpu

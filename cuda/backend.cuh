@@ -88,9 +88,20 @@ template <class E>
 __device__ __forceinline__ auto materialize(const E& e) {
   using S = shape_of_t<E>;
   using L = layouts::layout<cuda::result_layout<S, E>()>;
-  basic_tile<value_of_t<E>, S, L> out(detail::uninitialized_t{});
-  cuda::evaluate_into(out.storage, e);
-  return out;
+  if constexpr (cuda::is_trans_of_staged<E>) {
+    // tl::trans of a pipelined range's staged tile keeps where its copy is (cuda/tile_storage.cuh).
+    using XL = typename E::a_type::layout_type;
+    using Source = typename cuda::staged_source<XL>::type;
+    basic_tile<value_of_t<E>, S, cuda::staged_transposed_layout<L, Source>> out(detail::uninitialized_t{});
+    cuda::evaluate_into(out.storage, e);
+    out.storage.staged = e.a.storage.staged;
+    if constexpr (!std::is_void_v<Source>) out.storage.again = e.a.storage.again;
+    return out;
+  } else {
+    basic_tile<value_of_t<E>, S, L> out(detail::uninitialized_t{});
+    cuda::evaluate_into(out.storage, e);
+    return out;
+  }
 }
 
 // A data tile is read inside an expression only through cuda::bind, which maps each register of

@@ -28,6 +28,10 @@
 // attention's kᵀ), whose registers are x's (tl::trans moves no data, cuda/layout.cuh), so it is
 // stored as x's 16-byte chunks, as loaded.
 //
+// An operand a pipelined range's load already copied into those rows (cuda/operand_stages.cuh)
+// is read where it is: a staged a, or b, as it is, and b = tl::trans(x) of a staged [N, K] tile
+// x (flash attention's k as it lies) as the rows of b^T, which x's rows are.
+//
 // Barriers as in cuda/dot.cuh: the operands and `acc` are evaluated first (they may convert
 // through shared memory of the same size), then one barrier before the buffer is written (its
 // earlier readers are done) and one after.
@@ -431,6 +435,18 @@ __device__ __forceinline__ const void* staged_copy(const X& x) {
   return nullptr;
 }
 
+// tl::trans(x) of a staged tile x: materialized with x's copy (cuda/backend.cuh).
+template <class E>
+inline constexpr bool is_trans_of_staged = [] {
+  if constexpr (is_trans_v<E>) {
+    using X = typename E::a_type;
+    if constexpr (is_data_tile<X>::value) return is_staged_layout<typename X::layout_type>;
+    else return false;
+  } else {
+    return false;
+  }
+}();
+
 // The registers dot stages an operand from: those of the tile, or, for a staged tile whose site
 // copied nothing (it loaded plainly) and kept its load (cuda/tile_storage.cuh, staged_registers),
 // that load run again here, so that no registers of it live from the site to the dot.
@@ -485,7 +501,10 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   // consecutive n in a thread (the transpose of a tile loaded as [N, K]); else as it is, [K, N].
   using LB = typename std::remove_cvref_t<decltype(db)>::layout_type;
   using LB_rows = layouts::layout<transposed_layout<shape<K, N>>(LB::value)>;
-  constexpr bool b_rows = is_tf32 || vector_bits<Stored, LB_rows>() > vector_bits<Stored, LB>();
+  // A b that is tl::trans of a staged [N, K] tile is read as those rows, where they are.
+  constexpr bool b_transposed_staged = !is_tf32 && is_staged_transposed_layout<LB>;
+  constexpr bool b_rows =
+      is_tf32 || b_transposed_staged || vector_bits<Stored, LB_rows>() > vector_bits<Stored, LB>();
   using SwzA = swizzled<M, K, bytes>;                                  // a [M, K]
   using SwzB = std::conditional_t<b_rows, swizzled<N, K, bytes>,       // b^T [N, K]
                                   swizzled<K, N, bytes>>;              // b [K, N]
@@ -525,7 +544,11 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
   // layout holds consecutive n): what SwzB is for such a b.
   static_assert(!is_staged_layout<LB> || is_tf32 || !b_rows,
                 "tl (GPU backend): internal error: a staged b read as the rows of its transpose");
-  const Stored* bs = is_tf32 ? nullptr : static_cast<const Stored*>(staged_copy(b));
+  const Stored* bs = [&]() -> const Stored* {
+    if constexpr (b_transposed_staged) return static_cast<const Stored*>(db.storage.staged);
+    else if constexpr (is_tf32) return nullptr;
+    else return static_cast<const Stored*>(staged_copy(b));
+  }();
   const bool stage_a = !a_in_registers::value && as == nullptr;
   if (stage_a || bs == nullptr) {
     auto convert = [](const auto& x) -> Stored {
@@ -538,8 +561,21 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
       if (stage_a)
         stage_from_registers(a, da, [&](const auto& r) { stage<SwzA, Stored>(buffer, r, convert); });
     if (bs == nullptr) {
-      if constexpr (b_rows) stage<SwzB, Stored>(buffer + staged_a, transposed_view(db.storage), convert);
-      else stage_from_registers(b, db, [&](const auto& r) { stage<SwzB, Stored>(buffer + staged_a, r, convert); });
+      if constexpr (b_transposed_staged) {
+        // Its site loaded plainly: that load again where the tile kept it (x's [N, K] rows, as
+        // stage_from_registers does for a staged tile), else the registers.
+        bool again = false;
+        if constexpr (requires { db.storage.again.source(); })
+          if (db.storage.again.set) {
+            stage<SwzB, Stored>(buffer + staged_a, db.storage.again.source().load().storage, convert);
+            again = true;
+          }
+        if (!again) stage<SwzB, Stored>(buffer + staged_a, transposed_view(db.storage), convert);
+      } else if constexpr (b_rows) {
+        stage<SwzB, Stored>(buffer + staged_a, transposed_view(db.storage), convert);
+      } else {
+        stage_from_registers(b, db, [&](const auto& r) { stage<SwzB, Stored>(buffer + staged_a, r, convert); });
+      }
     }
     if constexpr (use_wgmma) fence_shared_for_wgmma();
     __syncthreads();
@@ -558,7 +594,8 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
     // so that it overlaps the next iteration's bookkeeping up to that barrier. Where anything else
     // reads the accumulator first, ptxas waits there itself. Every other dot waits for its group.
     // (Not with a from registers: its fragments would be reused while the group still reads them.)
-    constexpr bool in_flight = !a_in_registers::value && (is_staged_layout<LA> || is_staged_layout<LB>);
+    constexpr bool in_flight =
+        !a_in_registers::value && (is_staged_layout<LA> || is_staged_layout<LB> || b_transposed_staged);
     if constexpr (a_in_registers::value) {
       const auto fragment = [&](std::uint32_t(&fa)[4], int m, int k0) {
         a_fragment_from_registers<a_in_registers::n_tiles>(fa, da.storage, m, k0);

@@ -24,8 +24,9 @@
 //                     read the tile's registers from the slot
 //
 // The tile returned has a staged layout (cuda/tile_storage.cuh): its storage also points to the
-// slot, and a dot of it reads its fragments there, with no barrier and no staging of its own. The
-// registers are read as well (a load is a value), and cost nothing where nothing else uses them.
+// slot, and a dot of it (or of tl::trans of it, as b: cuda/tile_storage.cuh) reads its fragments
+// there, with no barrier and no staging of its own. The registers are read as well (a load is a
+// value), and cost nothing where nothing else uses them.
 // A load through a tl::ptr<const T> also keeps the load itself in the tile, so that where the site
 // loaded plainly (below) dot loads it again where it stages it, and no registers of the tile live
 // from the site to the dot on any path (measured on an H200: the 8-warp 128 x 128 x 64 matmul

@@ -100,6 +100,28 @@ inline constexpr bool is_staged_layout = false;
 template <class L, class Source>
 inline constexpr bool is_staged_layout<staged_layout<L, Source>> = true;
 
+// The layout of tl::trans(x) of such a tile x ([N, K] as loaded, seen as [K, N]): L is x's layout
+// relabelled, as for any transpose, and the storage carries x's copy in shared memory and x's
+// load (which loads [N, K] again), so that a dot of it as b reads x's rows there: they are the
+// rows of b^T that dot stores such a b in (cuda/mma.cuh). Not a staged_layout: as `a`, or
+// anywhere else, it is the registers it holds.
+template <class L, class Source = void>
+struct staged_transposed_layout : L {};
+template <class L>
+inline constexpr bool is_staged_transposed_layout = false;
+template <class L, class Source>
+inline constexpr bool is_staged_transposed_layout<staged_transposed_layout<L, Source>> = true;
+
+// The load a staged layout keeps.
+template <class L>
+struct staged_source {
+  using type = void;
+};
+template <class L, class Source>
+struct staged_source<staged_layout<L, Source>> {
+  using type = Source;
+};
+
 // A load to run again, or nothing: the union leaves Source (expression nodes, which have no
 // default constructor) unconstructed in a tile no site made. Its bytes are sizeof(Source), so no
 // node may be [[no_unique_address]] (tile/expr.hpp).
@@ -166,6 +188,10 @@ struct storage_of {
 template <class T, class S, class L, class Source>
 struct storage_of<T, S, staged_layout<L, Source>> {
   using type = staged_registers<T, S, staged_layout<L, Source>, Source>;
+};
+template <class T, class S, class L, class Source>
+struct storage_of<T, S, staged_transposed_layout<L, Source>> {
+  using type = staged_registers<T, S, staged_transposed_layout<L, Source>, Source>;
 };
 
 // threadIdx.x, read where it is used: what code computes from it is then not hoisted out of a

@@ -101,7 +101,7 @@ namespace test_kernels {
 // the loaded tile used besides the dot (its registers), a copy of it (which dot stages itself),
 // operands loaded in an `if` that some iterations skip, two loads of one type in one iteration
 // (the second loaded plainly, and loaded again by its dot: cuda/tile_storage.cuh), and b as
-// tl::trans of a tile loaded as [N, K].
+// tl::trans of a tile loaded as [N, K] (read from its slot as the rows of b^T).
 template <class T, int Stages, int M, int N, int K, int Warps>
 struct PipelinedHalfDot {
   using operand = T;
@@ -185,9 +185,8 @@ struct PipelinedHalfDot {
     }
     tl::store(slice(6), acc6);
 
-    // b as tl::trans of a tile loaded as [N, K] (flash attention's k as it lies): the range copies
-    // the rows ahead, and dot stages the transposed tile from its registers (tl::trans makes a
-    // new tile, which carries no slot).
+    // b as tl::trans of a tile loaded as [N, K] (flash attention's k as it lies): the transposed
+    // tile keeps the load's slot, and dot reads it there as the rows of b^T.
     tl::tile<float, M, N> acc7 = 0.0f;
     for (auto k : loop(0, n, K)) {
       auto ks = k + tl::arange<K>();
@@ -196,6 +195,9 @@ struct PipelinedHalfDot {
       // a second load of one type in an iteration would load plainly.)
       auto b_rows = tl::load(x + cols.col() * n + ks.row(), (ks < n).row() & (cols < N).col(), 0.0f);
       acc7 = tl::dot(a, tl::trans(b_rows), acc7);
+      // The same load again: its site loads plainly, and dot loads it once more to stage it.
+      auto b_rows_again = tl::load(x + cols.col() * n + ks.row(), (ks < n).row() & (cols < N).col(), 0.0f);
+      acc7 = tl::dot(a, tl::trans(b_rows_again), acc7);
     }
     tl::store(slice(7), acc7);
   }
