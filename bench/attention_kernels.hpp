@@ -24,14 +24,9 @@ enum class attention_change {
   // the loop over keys a 2-stage tl::range: kᵀ and v of the next block copied into dot's shared
   // memory while the current block's products run (version 7: 30-46 % slower on an H200).
   keys_pipelined,
-  // both: the loop a tl::range of Stages stages, k loaded as it lies and handed to dot as
-  // tl::trans(k), so that its copies ahead are whole 16-byte cp.async chunks (kᵀ's rows are
-  // strided in memory: copied lane by lane), v read by its dot where the range copied it
-  // (version 14).
-  keys_pipelined_trans,
 };
 
-template <class T, int B0, int B1, int D, attention_change Change, int Stages = 2>
+template <class T, int B0, int B1, int D, attention_change Change>
 struct ChangedAttention {
   static constexpr int num_warps = solutions::FlashAttention<T, B0, B1, D>::num_warps;
   static constexpr int min_blocks_per_multiprocessor =
@@ -60,8 +55,7 @@ struct ChangedAttention {
       auto cols = start_n + tl::arange<B1>();
       auto col_mask = cols < N;
       auto products = [&] {
-        if constexpr (Change == attention_change::keys_trans ||
-                      Change == attention_change::keys_pipelined_trans) {
+        if constexpr (Change == attention_change::keys_trans) {
           auto keys = tl::load(k + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
           return tl::dot(queries, tl::trans(keys));
         } else {
@@ -69,14 +63,7 @@ struct ChangedAttention {
           return tl::dot(queries, keys_t);
         }
       };
-      // (Pipelined with k as it lies, v's load would have k's type, and a second load of one type
-      // in an iteration loads plainly: its terms in another order make it another.)
-      auto values = [&] {
-        if constexpr (Change == attention_change::keys_pipelined_trans)
-          return tl::load(v + head_offset + dims.row() + cols.col() * D, col_mask.col(), 0.0f);
-        else
-          return tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
-      }();
+      auto values = tl::load(v + head_offset + cols.col() * D + dims.row(), col_mask.col(), 0.0f);
       auto visible = col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0));
       auto scores = tl::where(visible, products() * qk_scale, -INFINITY);
       auto m_new = tl::maximum(m_i, tl::max<1>(scores));
@@ -87,9 +74,8 @@ struct ChangedAttention {
       m_i = m_new;
     };
     int end = CAUSAL ? std::min(N, start_m + B0) : N;
-    if constexpr (Change == attention_change::keys_pipelined ||
-                  Change == attention_change::keys_pipelined_trans) {
-      for (auto start_n : tl::range(0, end, B1, tl::num_stages<Stages>)) step(start_n);
+    if constexpr (Change == attention_change::keys_pipelined) {
+      for (auto start_n : tl::range(0, end, B1, tl::num_stages<2>)) step(start_n);
     } else {
       for (int start_n = 0; start_n < end; start_n += B1) step(start_n);
     }

@@ -6,8 +6,8 @@
 //   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3 -DTL_NUM_WARPS=4 -DKB0=128 \
 //     -DKB1=64 -DKD=64 -DKST=2 '-DLABEL="128x64x64 w4 s2"' -o /tmp/a bench/attention_probe.cu
 //
-// KST: 1, the solution; 2, its loop over keys a 2-stage tl::range; 3, a KSTAGES-stage (2) range with
-// k loaded as it lies and tl::trans (bench/attention_kernels.hpp).
+// KST: 1, the solution; 2, its loop over keys a 2-stage tl::range (bench/attention_kernels.hpp); 3,
+// the fast variant (solutions/flash_attention_pipelined.hpp).
 // KW: num_warps (default TL_NUM_WARPS, which must be the same); KMB: min_blocks_per_multiprocessor
 // (default the kernel's). A/Bs of headers: put other copies ahead with -I.
 #include <algorithm>
@@ -19,6 +19,7 @@
 #include "bench/attention_kernels.hpp"
 #include "checker/gpu_launch.cuh"
 #include "solutions/flash_attention.hpp"
+#include "solutions/flash_attention_pipelined.hpp"
 #include "tile/tl.hpp"
 
 #ifndef KW
@@ -38,13 +39,9 @@ using Attention = solutions::FlashAttention<T, KB0, KB1, KD>;
 using Attention = tp::bench_gpu::ChangedAttention<T, KB0, KB1, KD,
                                                   tp::bench_gpu::attention_change::keys_pipelined>;
 #elif KST == 3
-#ifndef KSTAGES
-#define KSTAGES 2
-#endif
-using Attention = tp::bench_gpu::ChangedAttention<T, KB0, KB1, KD,
-                                                  tp::bench_gpu::attention_change::keys_pipelined_trans, KSTAGES>;
+using Attention = solutions::FlashAttentionPipelined<T, KB0, KB1, KD>;
 #else
-#error "KST: 1 (the solution's loop), 2 (the loop a 2-stage tl::range), 3 (a KSTAGES-stage range with k as it lies and tl::trans; bench/attention_kernels.hpp)"
+#error "KST: 1 (the solution), 2 (its loop a 2-stage tl::range, bench/attention_kernels.hpp), 3 (the fast variant, solutions/flash_attention_pipelined.hpp)"
 #endif
 struct K : Attention {
   static constexpr int num_warps = KW;

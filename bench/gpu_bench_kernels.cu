@@ -12,6 +12,7 @@
 #include "bench/attention_kernels.hpp"
 #include "bench/gpu_bench_session.cuh"
 #include "solutions/flash_attention.hpp"
+#include "solutions/flash_attention_pipelined.hpp"
 #include "solutions/long_softmax_2loop.hpp"
 #include "solutions/long_softmax_3loop.hpp"
 #include "solutions/softmax_fused.hpp"
@@ -100,13 +101,18 @@ void add_attention(kernel_table& t) {
         &attention<with_warps<Solution>, B0>, warps};
 }
 
-// The solution with one thing changed (bench/attention_kernels.hpp), in its own count's unit.
+// Another kernel of the puzzle, named by `what`, in its own count's unit.
+template <class Kernel, int B0, int B1, int D>
+void add_attention_variant(kernel_table& t, const char* what) {
+  if constexpr (Kernel::num_warps == warps)
+    t.attention[kernel_key("flash-attention", {B0, B1, D}) + " (" + what + ")"] = {
+        &attention<Kernel, B0>, warps};
+}
+
+// The solution with one thing changed (bench/attention_kernels.hpp).
 template <int B0, int B1, int D, attention_change Change>
 void add_changed_attention(kernel_table& t, const char* change) {
-  using Kernel = ChangedAttention<tl::float16, B0, B1, D, Change>;
-  if constexpr (Kernel::num_warps == warps)
-    t.attention[kernel_key("flash-attention", {B0, B1, D}) + " (" + change + ")"] = {
-        &attention<Kernel, B0>, warps};
+  add_attention_variant<ChangedAttention<tl::float16, B0, B1, D, Change>, B0, B1, D>(t, change);
 }
 
 }  // namespace
@@ -132,8 +138,8 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   // flash-attention, fp16: B0 queries by B1 keys per step, head_dim D, with the file's num_warps
   // (4 for B0 = 64, 8 for 128); 128 x 64 x 64 also with 4 warps, 64 x 64 x 64
   // also with q staged for every product, 64 x 64 x 64 and 64 x 64 x 128 also with k loaded as it
-  // lies and transposed by tl::trans, 128 x 64 x 64, 128 x 64 x 128 and 64 x 64 x 128 also with a
-  // 2-stage pipelined loop over keys and k with tl::trans (below, ChangedAttention). 128 x 64 x 128 (8 warps) needs 50 KiB of shared
+  // lies and transposed by tl::trans (below, ChangedAttention); 128 x 64 x 64 and 128 x 64 x 128
+  // also as the fast variant, its loop over keys a 2-stage tl::range. 128 x 64 x 128 (8 warps) needs 50 KiB of shared
   // memory: its staged keys and values (16 KiB) and q's conversion (33 KiB).
   using tl::float16;
   using solutions::FlashAttention;
@@ -149,9 +155,10 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_changed_attention<64, 64, 64, change::q_staged>(t, "q staged");
   add_changed_attention<64, 64, 64, change::keys_trans>(t, "k with tl::trans");
   add_changed_attention<64, 64, 128, change::keys_trans>(t, "k with tl::trans");
-  add_changed_attention<128, 64, 64, change::keys_pipelined_trans>(t, "keys pipelined, k with tl::trans");
-  add_changed_attention<128, 64, 128, change::keys_pipelined_trans>(t, "keys pipelined, k with tl::trans");
-  add_changed_attention<64, 64, 128, change::keys_pipelined_trans>(t, "keys pipelined, k with tl::trans");
+  // The fast variant (solutions/flash_attention_pipelined.hpp).
+  using solutions::FlashAttentionPipelined;
+  add_attention_variant<FlashAttentionPipelined<float16, 128, 64, 64>, 128, 64, 64>(t, "pipelined");
+  add_attention_variant<FlashAttentionPipelined<float16, 128, 64, 128>, 128, 64, 128>(t, "pipelined");
 }
 
 }  // namespace tp::bench_gpu

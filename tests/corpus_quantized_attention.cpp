@@ -10,6 +10,7 @@
 #include "checker/bindings/flash_attention.hpp"
 #include "checker/bindings/matmul_int4.hpp"
 #include "corpus.hpp"
+#include "solutions/flash_attention_pipelined.hpp"
 
 namespace wrong {
 
@@ -255,6 +256,11 @@ struct AttentionInBaseEWithPointers {
   }
 };
 
+// The fast variant of the solution (its loop over keys a pipelined range, k loaded as it lies
+// with no `other`): held to the same spec as the solution.
+template <class T, int B0, int B1, int D>
+using AttentionPipelined = solutions::FlashAttentionPipelined<T, B0, B1, D>;
+
 }  // namespace twin
 
 TP_CORPUS_GROUP("quantized and attention");
@@ -271,4 +277,5 @@ TP_WRONG_TYPED(AttentionCausalOffByOne, flash_attention, "nan-inf", "");
 TP_WRONG_TYPED(AttentionWithoutSqrtD, flash_attention, "wrong-result", "");
 TP_WRONG_TYPED(AttentionMinusInfinityKeys, flash_attention, "nan-inf", "");
 TP_TWIN_TYPED(AttentionInBaseEWithPointers, flash_attention);
+TP_TWIN_TYPED(AttentionPipelined, flash_attention);
 TP_CORPUS_TESTS("quantized and attention")
