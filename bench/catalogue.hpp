@@ -26,7 +26,7 @@ inline constexpr benchmark_entry catalogue[] = {
      "8 bytes per element (x read once, z written once)", ""},
     {"matmul", "M = N = K = 1024 ... 8192; the solution in exact fp32 beside cuBLAS SGEMM (TF32 off), and its loop with tl::tf32, fp16 and bf16 operands (the tensor cores) beside cublasGemmEx in TF32, fp16 and bf16",
      "2 M N K flops; x cuBLAS = cuBLAS's time in the same dtype / this row's", ""},
-    {"flash-attention", "fp16, batch 4, 16 heads, 4096 tokens, head_dim 64 and 128, causal and not; B0 x B1 tiles with the solution's num_warps (4 for B0 = 64, 8 for 128, with two programs per multiprocessor at head_dim 64), 128 x 64 x 64 also with 4, 64 x 64 x 64 also with q staged, 64 x 64 x 64 and 64 x 64 x 128 also with k loaded as it lies and transposed by tl::trans, 128 x 64 x 64 and 128 x 64 x 128 also as the fast variant (solutions/flash_attention_pipelined.hpp: the loop over keys a 2-stage tl::range)",
+    {"flash-attention", "fp16, batch 4, 16 heads, 4096 tokens, head_dim 64 and 128, causal and not; B0 x B1 tiles with the solution's num_warps (4 for B0 = 64, 8 for 128, with two programs per multiprocessor at head_dim 64), 128 x 64 x 64 also with 4, 64 x 64 x 64 also with q staged, 64 x 64 x 64 and 64 x 64 x 128 also with k loaded as it lies and transposed by tl::trans, 128 x 64 x 64, 64 x 64 x 128 and 128 x 64 x 128 also as the fast variant (solutions/flash_attention_pipelined.hpp: the loop over keys a 2-stage tl::range)",
      "4 B H T^2 D flops (half of them when causal), as torch SDPA's are counted by bench/torch_triton_baselines.py", ""},
 };
 

@@ -138,8 +138,8 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   // flash-attention, fp16: B0 queries by B1 keys per step, head_dim D, with the file's num_warps
   // (4 for B0 = 64, 8 for 128); 128 x 64 x 64 also with 4 warps, 64 x 64 x 64
   // also with q staged for every product, 64 x 64 x 64 and 64 x 64 x 128 also with k loaded as it
-  // lies and transposed by tl::trans (below, ChangedAttention); 128 x 64 x 64 and 128 x 64 x 128
-  // also as the fast variant, its loop over keys a 2-stage tl::range. 128 x 64 x 128 (8 warps) needs 50 KiB of shared
+  // lies and transposed by tl::trans (below, ChangedAttention); 128 x 64 x 64, 64 x 64 x 128 and
+  // 128 x 64 x 128 also as the fast variant, its loop over keys a 2-stage tl::range. 128 x 64 x 128 (8 warps) needs 50 KiB of shared
   // memory: its staged keys and values (16 KiB) and q's conversion (33 KiB).
   using tl::float16;
   using solutions::FlashAttention;
@@ -158,6 +158,7 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   // The fast variant (solutions/flash_attention_pipelined.hpp).
   using solutions::FlashAttentionPipelined;
   add_attention_variant<FlashAttentionPipelined<float16, 128, 64, 64>, 128, 64, 64>(t, "pipelined");
+  add_attention_variant<FlashAttentionPipelined<float16, 64, 64, 128>, 64, 64, 128>(t, "pipelined");
   add_attention_variant<FlashAttentionPipelined<float16, 128, 64, 128>, 128, 64, 128>(t, "pipelined");
 }
 
