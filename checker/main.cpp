@@ -29,6 +29,7 @@
 #include "checker/progress.hpp"
 #include "checker/registry.hpp"
 #include "checker/report.hpp"
+#include "checker/sandbox.hpp"
 #include "checker/watch.hpp"
 
 namespace {
@@ -311,6 +312,8 @@ int show_run(const tp::puzzle_spec& p, const show_args& args) {
 
 struct check_args {
   std::vector<std::string> puzzles;
+  bool sandbox = true;
+  long memory_mb = tp::sandbox::default_memory_mb;
   std::string impl = "stub";
   std::uint64_t seed = 0;
   std::string order = "all";
@@ -376,6 +379,41 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
   return section;
 }
 
+// A note about how a puzzle was checked (its module was rebuilt, and why), in its details and in
+// its JSON object ("note").
+void add_note(tp::isolated_report& r, const tp::puzzle_spec& p, const tp::check_options& options,
+              const std::string& note) {
+  if (r.details.empty())
+    r.details = "--- " + std::to_string(p.number) + " " + p.id + " (" +
+                tp::shown_kernel_file(p, options.which, options.modules) + ")\n";
+  r.details += "  note: " + note + "\n";
+  const std::size_t end = r.json.rfind('}');
+  if (end != std::string::npos)
+    r.json.insert(end, ", \"note\": " + tp::json_string(note));
+}
+
+// Whether this check compiles and runs the stubs in the sandbox. Where none can be made, `check`
+// says so once and checks as before; `grade` refuses (checker/grade.cpp).
+bool use_sandbox(const check_args& args, tp::impl which) {
+  if (which != tp::impl::stub || !args.sandbox) return false;
+  static bool said = false;
+  auto say_once = [](const std::string& text) {
+    if (!said) std::cerr << "tilepuzzles: " << text << "\n";
+    said = true;
+  };
+  if (const auto& why = tp::sandbox::unavailable()) {
+    say_once("no sandbox on this machine: " + *why + ". Your kernels are compiled and run as "
+             "before, without one.");
+    return false;
+  }
+  if (args.gpu) {
+    say_once("--gpu: the sandbox does not reach the GPU yet, so this check compiles and runs your "
+             "kernels without it.");
+    return false;
+  }
+  return true;
+}
+
 // The report of a puzzle that was not checked because its module could not be built.
 tp::isolated_report unchecked(const tp::puzzle_spec& spec, const tp::check_options& options,
                               tl::sim::diagnostic problem) {
@@ -405,6 +443,8 @@ int run_check(const check_args& args) {
   options.which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
   options.modules.puzzles_dir = args.puzzles_dir;
   options.modules.build = args.build;
+  options.modules.memory_mb = args.memory_mb;
+  options.modules.sandbox = use_sandbox(args, options.which);
   options.seed = args.seed;
   options.gpu = args.gpu;
   using tl::sim::order;
@@ -442,7 +482,8 @@ int run_check(const check_args& args) {
     checked_content.push_back(
         tp::content_hash(tp::files_of({p, tp::impl::stub, tp::backend::simulator},
                                       options.modules).kernel_file));
-  const auto built = tp::build_modules(refs, options.modules);
+  std::vector<std::string> notes;
+  const auto built = tp::build_modules(refs, options.modules, &notes);
   options.simulator_modules_built = true;
 
   std::vector<tp::isolated_report> reports;
@@ -452,6 +493,7 @@ int run_check(const check_args& args) {
     if (built[i]) r = unchecked(*p, options, *built[i]);
     else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout, args.program_timeout);
     else r = tp::summarize(tp::check_puzzle(*p, options));
+    if (!notes[i].empty()) add_note(r, *p, options, notes[i]);
     if (remember && checked_content[i])
       tp::record_verdict(*p, options.modules, *checked_content[i], r.status,
                          tp::kind_of_report_line(r.line));
@@ -562,6 +604,11 @@ int run_watch(check_args args, const std::string& puzzle, int interval_ms, bool 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The sandbox's own entry points (checker/sandbox.hpp, checker/isolate.hpp): not commands for
+  // people, so not in --help.
+  if (argc > 1 && std::strcmp(argv[1], "__sandbox-run") == 0) return tp::sandboxed_run_main(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "__sandbox-compile") == 0) return tp::sandbox::compile_main(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "__limits") == 0) return tp::sandbox::limits_main(argc, argv);
   CLI::App app{"tilepuzzles: GPU puzzles in the tile model of Triton, written in C++.\n"
                "Edit a kernel in puzzles/, then 'tilepuzzles check' tells you what is right and "
                "what is wrong."};
@@ -632,6 +679,13 @@ int main(int argc, char** argv) {
                     "Also write an HTML report (maps, diagnostics, kernel lines) to this file");
   check->add_flag("!--no-build", args.build,
                   "Do not compile: refuse a puzzle whose file changed since it was compiled");
+  check->add_flag("!--no-sandbox", args.sandbox,
+                  "Compile and run your kernels without the sandbox (bubblewrap) that keeps them "
+                  "from files, processes and the network");
+  check->add_option("--memory-limit", args.memory_mb,
+                    "MiB of memory a kernel's compile and its run may use in the sandbox")
+      ->check(CLI::Range(64L, 1048576L).description("between 64 and 1048576 MiB"))
+      ->capture_default_str();
 
   tp::bench::bench_args bench_args;
   auto* bench = app.add_subcommand(
