@@ -433,6 +433,12 @@ std::string hint_for(const error_event& e, const std::string& message, const std
   std::string all = message + "\n";
   for (const auto& note : e.notes) all += note + "\n";
   for (const auto& f : e.frames) all += f.what + "\n";
+  // An include of a file outside what the sandbox shows a stub's compile (the grader's files, a
+  // system file): it is not there, whatever the path says.
+  if (contains(message, "No such file or directory") &&
+      (contains(code, "#include \"/") || contains(code, "#include </") || contains(code, "..")))
+    return "a stub's compile sees only the project's headers (tile/tl.hpp), the standard library "
+           "and the stub's own directory: include nothing else.";
   if (has_keyword_argument(code) &&
       (contains(message, "was not declared") || contains(message, "no match for 'operator='") ||
        contains(message, "no matching function") || contains(message, "cannot convert")))

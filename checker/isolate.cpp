@@ -436,7 +436,10 @@ isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& op
   ::munmap(where, sizeof(progress));
 
   const sandbox::ending end = sandbox::ending_of(s.wait_status);
-  if (at.stopped.set) {
+  // Killed by SIGSYS without a record: the filter stopped a call made with every signal blocked
+  // (posix_spawn blocks them, for std::system and popen), so the kernel ended it at once.
+  const bool stopped_unrecorded = end.signalled && end.code == SIGSYS && !at.stopped.set;
+  if (at.stopped.set || stopped_unrecorded) {
     // What the stub tried, and where.
     const bool in_program = at.tracker.program[0] >= 0;
     std::string when;
@@ -453,7 +456,12 @@ isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& op
     else
       when = "outside the kernel's programs" + (at.where[0] ? " (" + std::string(at.where) + ")" : std::string());
     return failure(spec, options, tl::sim::kind::sandbox,
-                   "sandbox: the kernel tried to " + syscall_filter::describe(at.stopped) + ", " +
+                   "sandbox: the kernel tried to " +
+                       (at.stopped.set ? syscall_filter::describe(at.stopped)
+                                       : std::string("make a system call the sandbox forbids, "
+                                                     "with every signal blocked (std::system, "
+                                                     "popen and posix_spawn start a process so)")) +
+                       ", " +
                        when +
                        ". A kernel computes with tl operations; in the sandbox it may not open "
                        "files, run programs or start processes, use the network, or signal "

@@ -351,8 +351,16 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
   d.message = r.details;
   section.problem = d;
   if (kind == tl::sim::kind::crash || kind == tl::sim::kind::op_budget ||
-      kind == tl::sim::kind::compile_error) {
+      kind == tl::sim::kind::compile_error || kind == tl::sim::kind::sandbox) {
     section.note = "No maps for a " + kind + ".";
+    return section;
+  }
+  // The maps come from running the kernel again in this process, which the sandbox forbids.
+  if (options.modules.sandbox && options.which == tp::impl::stub) {
+    section.note = "No maps in a sandboxed check (drawing them runs the kernel again, outside "
+                   "it). For your own kernel, 'tilepuzzles check " + std::to_string(spec.number) +
+                   " --html FILE --no-sandbox' or 'tilepuzzles show " + std::to_string(spec.number) +
+                   "' draw them.";
     return section;
   }
   tp::check_options again = options;
