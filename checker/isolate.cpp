@@ -535,6 +535,15 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
                    how_process_ended(s.wait_status), "");
 }
 
+void add_note(isolated_report& r, const puzzle_spec& spec, const std::string& kernel_file,
+              const std::string& note) {
+  if (r.details.empty())
+    r.details = "--- " + std::to_string(spec.number) + " " + spec.id + " (" + kernel_file + ")\n";
+  r.details += "  note: " + note + "\n";
+  const std::size_t end = r.json.rfind('}');
+  if (end != std::string::npos) r.json.insert(end, ", \"note\": " + json_string(note));
+}
+
 int sandboxed_run_main(int argc, char** argv) {
   std::string id, puzzles_dir, orders = "forward,reverse,shuffle";
   check_options options;

@@ -33,6 +33,11 @@ gpu::device_status probe_gpu_isolated();
 // The same strings, from a report made in this process.
 isolated_report summarize(const puzzle_report& report);
 
+// Adds a note about how a puzzle was checked (its module was rebuilt, and why) to its details and
+// its JSON object ("note").
+void add_note(isolated_report& r, const puzzle_spec& spec, const std::string& kernel_file,
+              const std::string& note);
+
 // `tilepuzzles __sandbox-run --puzzle ID ...`: the sandboxed check of one stub, inside bubblewrap
 // (check_isolated starts it). It loads the module from descriptor 3 under the system-call
 // filter's loading stage, runs the check under its kernel stage, notes where it is on the shared

@@ -22,6 +22,7 @@
 #include "checker/bench.hpp"
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
+#include "checker/grade.hpp"
 #include "checker/hints.hpp"
 #include "checker/html_report.hpp"
 #include "checker/isolate.hpp"
@@ -30,6 +31,7 @@
 #include "checker/registry.hpp"
 #include "checker/report.hpp"
 #include "checker/sandbox.hpp"
+#include "checker/syscall_filter.hpp"
 #include "checker/watch.hpp"
 
 namespace {
@@ -387,19 +389,6 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
   return section;
 }
 
-// A note about how a puzzle was checked (its module was rebuilt, and why), in its details and in
-// its JSON object ("note").
-void add_note(tp::isolated_report& r, const tp::puzzle_spec& p, const tp::check_options& options,
-              const std::string& note) {
-  if (r.details.empty())
-    r.details = "--- " + std::to_string(p.number) + " " + p.id + " (" +
-                tp::shown_kernel_file(p, options.which, options.modules) + ")\n";
-  r.details += "  note: " + note + "\n";
-  const std::size_t end = r.json.rfind('}');
-  if (end != std::string::npos)
-    r.json.insert(end, ", \"note\": " + tp::json_string(note));
-}
-
 // Whether this check compiles and runs the stubs in the sandbox. Where none can be made, `check`
 // says so once and checks as before; `grade` refuses (checker/grade.cpp).
 bool use_sandbox(const check_args& args, tp::impl which) {
@@ -501,7 +490,8 @@ int run_check(const check_args& args) {
     if (built[i]) r = unchecked(*p, options, *built[i]);
     else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout, args.program_timeout);
     else r = tp::summarize(tp::check_puzzle(*p, options));
-    if (!notes[i].empty()) add_note(r, *p, options, notes[i]);
+    if (!notes[i].empty())
+      tp::add_note(r, *p, tp::shown_kernel_file(*p, options.which, options.modules), notes[i]);
     if (remember && checked_content[i])
       tp::record_verdict(*p, options.modules, *checked_content[i], r.status,
                          tp::kind_of_report_line(r.line));
@@ -565,6 +555,24 @@ int run_check(const check_args& args) {
     }
   }
   return solved == static_cast<int>(reports.size()) ? exit_pass : exit_fail;
+}
+
+// Whether a sandbox can be made here, and with what (Gradescope's run_autograder asks).
+int run_sandbox_status() {
+  if (const auto& why = tp::sandbox::unavailable()) {
+    std::printf("No sandbox on this machine: %s.\n'tilepuzzles check' compiles and runs your "
+                "kernels without one; 'tilepuzzles grade' refuses to without --no-sandbox.\n",
+                why->c_str());
+    return exit_fail;
+  }
+  std::printf("The sandbox works here: stubs are compiled and run in bubblewrap (no network, the "
+              "project's headers and the student's directory read-only, a private /tmp, limits "
+              "on memory, CPU time, file size and processes)%s.\n",
+              tp::syscall_filter::available()
+                  ? ", and a system-call filter stops and reports what a stub attempts"
+                  : "; this build has no system-call filter (libseccomp-dev was missing), so what "
+                    "a stub attempts is contained but not reported");
+  return exit_pass;
 }
 
 // Checks the chosen puzzle (or the puzzles whose files changed, or all) now and after each save.
@@ -711,6 +719,36 @@ int main(int argc, char** argv) {
   bench_args.command_line = "tilepuzzles";
   for (int i = 1; i < argc; ++i) bench_args.command_line += " " + std::string(argv[i]);
 
+  tp::grade::grade_args grade_args;
+  auto* grade = app.add_subcommand(
+      "grade", "Grade a class: check every student's copy of puzzles/ in SUBMISSIONS, in the sandbox");
+  grade->add_option("submissions", grade_args.submissions,
+                    "The directory with one directory per student, each a copy of puzzles/")
+      ->required();
+  grade->add_option("--out", grade_args.out,
+                    "Where the summary, the JUnit file and each student's reports go")
+      ->capture_default_str();
+  grade->add_option("-j,--jobs", grade_args.jobs, "Copies checked at once (default: one per core)")
+      ->check(CLI::Range(1, 256));
+  grade->add_option("--points", grade_args.points_file,
+                    "The points of each puzzle (default: docs/grading/points.txt)");
+  grade->add_option("--seed", grade_args.seed, "Seed of the inputs and the shuffled order")
+      ->capture_default_str();
+  grade->add_option("--timeout", grade_args.timeout, "Seconds one puzzle's check may take")
+      ->check(CLI::Range(1.0, 86400.0).description("between 1 and 86400 seconds"))
+      ->capture_default_str();
+  grade->add_option("--memory-limit", grade_args.memory_mb,
+                    "MiB of memory a stub's compile and its run may use")
+      ->check(CLI::Range(64L, 1048576L).description("between 64 and 1048576 MiB"))
+      ->capture_default_str();
+  grade->add_flag("!--no-sandbox", grade_args.sandbox,
+                  "Grade without the sandbox: only inside a container or account you can throw away");
+  grade->add_flag("!--no-cache", grade_args.use_cache,
+                  "Check every stub again, even one whose verdict is known from its content");
+
+  auto* sandbox = app.add_subcommand(
+      "sandbox", "Say whether stubs can be compiled and run in the sandbox here, and if not, why");
+
   std::string watch_name;
   check_args watch_args;
   int watch_interval_ms = 300;
@@ -742,5 +780,7 @@ int main(int argc, char** argv) {
   if (*bench) return tp::bench::run_bench(bench_args);
   if (*hint) return run_hint(hint_name, hint_number);
   if (*watch) return run_watch(watch_args, watch_name, watch_interval_ms, watch_once);
+  if (*grade) return tp::grade::run_grade(grade_args);
+  if (*sandbox) return run_sandbox_status();
   return run_usage();
 }

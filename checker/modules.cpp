@@ -18,6 +18,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "checker/compile_errors.hpp"
@@ -468,6 +469,10 @@ std::optional<std::string> check_puzzles_dir(const std::string& dir) {
   return std::nullopt;
 }
 
+std::vector<std::string> module_dependencies(const module_ref& ref, const module_options& options) {
+  return dependencies(paths_of(ref, options), nullptr);
+}
+
 std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_ref>& refs,
                                                      const module_options& options,
                                                      std::vector<std::string>* notes) {
@@ -493,10 +498,19 @@ std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_re
     return result;
   }
 
-  build_lock lock(main_build(), true);
+  bool any_main = false, any_side = false;
+  for (const auto& p : paths) (p.build_dir == main_build() ? any_main : any_side) = true;
+  // A build of the main tree is exclusive. A student copy's build is a tree of its own that only
+  // reads the main build (its runtime), so copies build side by side (`grade -j`), each holding
+  // its own tree's lock and the main tree's shared.
+  build_lock main_lock(main_build(), any_main);
+  std::optional<build_lock> side_lock;
+  if (any_side) {
+    ::mkdir((main_build() + "/puzzle-dirs").c_str(), 0777);
+    ::mkdir(tree.dir.c_str(), 0777);
+    side_lock.emplace(tree.dir, true);
+  }
   std::optional<std::string> setup_problem;
-  bool any_side = false;
-  for (const auto& p : paths) any_side = any_side || p.build_dir != main_build();
   if (any_side) setup_problem = configure_side_build(tree);
 
   // Group the targets by build directory (a --puzzles build and the main build for solutions).
@@ -537,7 +551,8 @@ std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_re
     std::remove(log.c_str());
     std::vector<std::string> args = {TILEPUZZLES_CMAKE_COMMAND, "--build", dir, "--target"};
     for (std::size_t i : members) args.push_back(paths[i].target);
-    const long cores = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+    const long cores = options.build_jobs > 0 ? options.build_jobs
+                                              : std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
     args.push_back("--parallel");
     args.push_back(std::to_string(std::min<long>(cores, static_cast<long>(members.size()))));
     args.push_back("--");

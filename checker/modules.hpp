@@ -30,6 +30,8 @@ struct module_options {
   // MiB; check_isolated runs them in one too. A solution's module is never sandboxed.
   bool sandbox = false;
   long memory_mb = sandbox::default_memory_mb;
+  // Compiles a build may run at once; 0: one per core (`grade -j N` shares the cores out).
+  int build_jobs = 0;
 };
 
 struct module_ref {
@@ -76,6 +78,9 @@ std::vector<std::optional<tl::sim::diagnostic>> build_modules(const std::vector<
 struct loaded_module {
   std::vector<void (*)()> launchers;
 };
+
+// The files the last successful compile of a module read (its depfile), absolute.
+std::vector<std::string> module_dependencies(const module_ref& ref, const module_options& options);
 
 // Loads a module built from the current source, whose bytes are what its build made. An
 // out-of-date or changed module is never loaded: the diagnostic names the file that changed.
