@@ -693,6 +693,8 @@ int run_grade(const grade_args& args) {
   write_file(out_dir + "/summary.csv", summary_csv(graded, p));
   write_file(out_dir + "/summary.json", summary_json(graded, p));
   write_file(out_dir + "/junit.xml", junit(graded, p));
+  for (const student& s : students) std::remove((p.records_dir + "/" + s.name).c_str());
+  ::rmdir(p.records_dir.c_str());
 
   const double seconds = std::chrono::duration<double>(clock::now() - started).count();
   std::size_t width = 7;

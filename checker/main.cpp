@@ -316,6 +316,7 @@ struct check_args {
   std::vector<std::string> puzzles;
   bool sandbox = true;
   long memory_mb = tp::sandbox::default_memory_mb;
+  bool advice = true;
   std::string impl = "stub";
   std::uint64_t seed = 0;
   std::string order = "all";
@@ -532,6 +533,10 @@ int run_check(const check_args& args) {
     }
     std::printf("\n%d of %zu %s.", solved, reports.size(),
                 reports.size() == 1 ? "puzzle solved" : "puzzles solved");
+    if (!args.advice) {
+      std::printf("\n");
+      return solved == static_cast<int>(reports.size()) ? exit_pass : exit_fail;
+    }
     if (next)
       std::printf(" Next: puzzle %d (%s): edit %s; the statement is in %s.", next->number,
                   next->id.c_str(),
@@ -695,6 +700,9 @@ int main(int argc, char** argv) {
                     "Also write an HTML report (maps, diagnostics, kernel lines) to this file");
   check->add_flag("!--no-build", args.build,
                   "Do not compile: refuse a puzzle whose file changed since it was compiled");
+  check->add_flag("!--report-only", args.advice,
+                  "Print the verdicts and reports only, without the next step and the progress a "
+                  "learner reads (for a grader's logs: cmake/grading.cmake)");
   check->add_flag("!--no-sandbox", args.sandbox,
                   "Compile and run your kernels without the sandbox (bubblewrap) that keeps them "
                   "from files, processes and the network");
