@@ -590,7 +590,9 @@ int run_grade(const grade_args& args) {
   const long cores = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
   const int jobs = static_cast<int>(std::max<long>(
       1, std::min<long>(args.jobs > 0 ? args.jobs : cores, static_cast<long>(students.size()))));
-  p.build_jobs = static_cast<int>(std::max<long>(1, cores / jobs));
+  // Each copy's build may use every core: while one copy compiles, the others mostly find their
+  // verdicts in the cache or run checks, and a share of cores/jobs would leave cores idle.
+  p.build_jobs = static_cast<int>(cores);
   const std::string out_dir = strip_trailing_slashes(args.out);
   ::mkdir(out_dir.c_str(), 0777);
   ::mkdir((out_dir + "/students").c_str(), 0777);

@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <map>
@@ -273,4 +274,60 @@ TEST_CASE("grade says what is wrong with a points file, and takes the project's 
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("no such directory"));
   }
+}
+
+TEST_CASE("Gradescope's run_autograder grades one submission into results.json", "[grade]") {
+  const std::string class_dir = generated_class("grade-class", 30);
+  const std::string root = work_dir() + "/gradescope";
+  ::mkdir(root.c_str(), 0777);
+  // Gradescope's layout: the autograder's source (this repository), the submission (a student
+  // whose vector-add forgets its mask), the results.
+  for (const auto& [link, target] : {std::pair<std::string, std::string>{root + "/source", TILEPUZZLES_SOURCE_DIR},
+                                     {root + "/submission", class_dir + "/student-04"}}) {
+    std::remove(link.c_str());
+    REQUIRE(::symlink(target.c_str(), link.c_str()) == 0);
+  }
+  std::remove((root + "/results/results.json").c_str());
+  ::setenv("AUTOGRADER_ROOT", root.c_str(), 1);
+  ::setenv("TILEPUZZLES", TILEPUZZLES_BINARY, 1);
+  ::setenv("TILEPUZZLES_POINTS", points_file().c_str(), 1);
+  const std::string command = "bash '" + std::string(TILEPUZZLES_SOURCE_DIR) +
+                              "/docs/grading/gradescope/run_autograder' > '" + root + "/stdout' 2>&1";
+  const int status = std::system(command.c_str());
+  for (const char* name : {"AUTOGRADER_ROOT", "TILEPUZZLES", "TILEPUZZLES_POINTS"}) ::unsetenv(name);
+  INFO(read_text(root + "/stdout"));
+  REQUIRE(status == 0);
+  const json results = parse_json(read_text(root + "/results/results.json"));
+  check_gradescope_results(results, "the submission");
+  CHECK(results["score"].number == 2 + 3 + 4);  // all but vector-add
+  for (const json& t : results["tests"].items)
+    if (t["name"].string == "Puzzle 3: vector-add") {
+      CHECK(t["status"].string == "failed");
+      CHECK_THAT(t["output"].string, Catch::Contains("out-of-bounds"));
+    }
+}
+
+TEST_CASE("The GitHub Classroom workflow has a test per puzzle, with the points of points.txt",
+          "[grade]") {
+  const std::string workflow =
+      read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/docs/grading/github-classroom/classroom.yml");
+  tp::grade::points_table table;
+  REQUIRE_FALSE(tp::grade::read_points(tp::grade::default_points_file(), table).has_value());
+  std::string runners;
+  for (const tp::puzzle_spec* p : tp::all_puzzles()) {
+    INFO("puzzle " << p->number << " (" << p->id << ")");
+    const std::string id = "puzzle-" + std::to_string(p->number);
+    const std::size_t step = workflow.find("        id: " + id + "\n");
+    REQUIRE(step != std::string::npos);
+    const std::string body = workflow.substr(step, workflow.find("      - name:", step) - step);
+    CHECK_THAT(body, Catch::Contains("command: ./course/build/tilepuzzles check " + p->id +
+                                     " --puzzles submission/puzzles --report-only\n"));
+    char points[32];
+    std::snprintf(points, sizeof points, "%g", table.points.at(p->id));
+    CHECK_THAT(body, Catch::Contains(std::string("max-score: ") + points + "\n"));
+    CHECK_THAT(workflow, Catch::Contains("PUZZLE-" + std::to_string(p->number) +
+                                         "_RESULTS: \"${{steps." + id + ".outputs.result}}\""));
+    runners += (runners.empty() ? "" : ",") + id;
+  }
+  CHECK_THAT(workflow, Catch::Contains("runners: " + runners + "\n"));
 }
