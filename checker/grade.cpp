@@ -613,7 +613,7 @@ int run_grade(const grade_args& args) {
     std::string names;
     for (const auto& [pid, i] : running) names += (names.empty() ? "" : ", ") + students[i].name;
     std::string line = "grade: " + std::to_string(done) + " of " + std::to_string(students.size()) +
-                       " copies graded" + (finished.empty() ? "" : " (" + finished + " done)") +
+                       (students.size() == 1 ? " copy graded" : " copies graded") + (finished.empty() ? "" : " (" + finished + " done)") +
                        ", " + std::to_string(from_cache) + " of " +
                        std::to_string(from_cache + checked) + " verdicts from the cache" +
                        (names.empty() ? "" : "; checking " + names);
@@ -706,10 +706,10 @@ int run_grade(const grade_args& args) {
     std::printf("%-*s  %9s  %d of %zu%s\n", static_cast<int>(width), g.who.name.c_str(),
                 (number_text(g.score) + "/" + number_text(g.max_score)).c_str(), g.solved,
                 g.results.size(), g.complete ? "" : "  (not graded: see its report)");
-  std::printf("\nGraded %zu copies of %zu puzzles in %.1f s (-j%d, %s; %d of %d verdicts from the "
+  std::printf("\nGraded %zu %s of %zu puzzles in %.1f s (-j%d, %s; %d of %d verdicts from the "
               "cache).\nSummary: %s/summary.csv, %s/summary.json; JUnit: %s/junit.xml; each "
               "student's report.txt, report.json and Gradescope results.json: %s/students/NAME/\n",
-              students.size(), p.puzzles.size(), seconds, jobs,
+              students.size(), students.size() == 1 ? "copy" : "copies", p.puzzles.size(), seconds, jobs,
               args.sandbox ? "in the sandbox" : "without a sandbox", from_cache,
               from_cache + checked, out_dir.c_str(), out_dir.c_str(), out_dir.c_str(),
               out_dir.c_str());
