@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -391,6 +392,10 @@ isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& op
   limit.cpu_seconds = static_cast<long>(timeout_seconds) + 5;
   sandbox::view v;
   v.read_only.push_back(stubs_dir(options.modules));
+  // The caller's directory (created empty when it is not in view): a --puzzles path relative to
+  // it names the same directory inside as outside.
+  char cwd[PATH_MAX];
+  if (::getcwd(cwd, sizeof cwd)) v.chdir = cwd;
   std::vector<std::string> runner = {sandbox::program(), "__sandbox-run",
                                      "--puzzle", spec.id,
                                      "--seed", std::to_string(options.seed),

@@ -693,7 +693,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.01, 86400.0).description("between 0.01 and 86400 seconds"))
       ->capture_default_str();
   check->add_flag("!--no-isolate", args.isolate,
-                  "Check in this process (for a debugger) instead of a child process");
+                  "Check in this process (for a debugger) instead of a child process (the run is "
+                  "then outside the sandbox)");
   check->add_option("--puzzles", args.puzzles_dir,
                     "Check the stubs in this directory instead of puzzles/ (a student's copy)");
   check->add_option("--html", args.html,

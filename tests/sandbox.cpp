@@ -120,6 +120,12 @@ const copies& class_copies() {
          {"#include <cstring>\n#include <vector>",
           "{ std::vector<char> big(std::size_t(2) << 30); std::memset(big.data(), 1, big.size()); }"}},
         {"long-softmax-2loop", {"#include \"" + grader_secret_file() + "\"", ""}},
+        // Before any kernel runs: a global object's constructor, run as the module loads.
+        {"softmax-fused",
+         {"#include <cstdio>\nstruct at_load { at_load() { if (FILE* f = std::fopen(\"" +
+              outside_dir() + "/at-load\", \"w\")) std::fclose(f); } };\ninline at_load "
+              "written_at_load;",
+          ""}},
     };
     for (const tp::puzzle_spec* p : tp::all_puzzles()) {
       const auto attempt = attempts.find(p->id);
@@ -232,6 +238,16 @@ TEST_CASE("A stub that writes a file outside its directory fails its puzzle; not
              Catch::Contains("tried to open " + outside_dir() + "/written for writing (openat)"));
   CHECK_THAT(message_of(o.hostile), Catch::Contains("in program (0, 0, 0)"));
   CHECK_FALSE(exists(outside_dir() + "/written"));
+}
+
+TEST_CASE("A stub that writes a file as its module loads fails its puzzle; nothing is written",
+          "[sandbox]") {
+  const hostile_outcome o = check_hostile("softmax-fused");
+  CHECK(kind_of(o.hostile) == "sandbox");
+  CHECK_THAT(message_of(o.hostile),
+             Catch::Contains("tried to open " + outside_dir() + "/at-load for writing (openat), "
+                             "while its module was loading"));
+  CHECK_FALSE(exists(outside_dir() + "/at-load"));
 }
 
 TEST_CASE("A stub that reads the solutions at run time fails its puzzle", "[sandbox]") {
@@ -350,14 +366,21 @@ TEST_CASE("Where no sandbox can be made, check says so once and checks as before
   SECTION("no bubblewrap") {
     ::setenv("TILEPUZZLES_BWRAP", "/nonexistent/bwrap", 1);
     const auto r = run_cli("check constant-add vector-add --puzzles " + c.twins);
+    const auto status = run_cli("sandbox");
     ::unsetenv("TILEPUZZLES_BWRAP");
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.err, Catch::Contains("no sandbox on this machine"));
     CHECK(r.err.find("no sandbox") == r.err.rfind("no sandbox"));
+    CHECK(status.exit_code == 1);
+    CHECK_THAT(status.out, Catch::Contains("No sandbox on this machine: bubblewrap is not at "
+                                           "/nonexistent/bwrap"));
   }
   SECTION("bubblewrap there: no word of it") {
     const auto r = run_cli("check constant-add vector-add --puzzles " + c.twins);
+    const auto status = run_cli("sandbox");
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.err, !Catch::Contains("sandbox"));
+    CHECK(status.exit_code == 0);
+    CHECK_THAT(status.out, Catch::Contains("The sandbox works here"));
   }
 }
