@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -554,9 +555,14 @@ int run_grade(const grade_args& args) {
     return usage(args.submissions + ": no such directory. Give the directory that holds one "
                  "directory per student, each a copy of puzzles/.");
   std::vector<student> students;
+  // An --out inside SUBMISSIONS is no student's copy.
+  char out_real[PATH_MAX];
+  const std::string out_path = ::realpath(args.out.c_str(), out_real) ? out_real : "";
   for (const std::string& name : entries_of(args.submissions)) {
     const std::string dir = strip_trailing_slashes(args.submissions) + "/" + name;
     if (name[0] == '.' || !is_directory(dir)) continue;
+    char real[PATH_MAX];
+    if (!out_path.empty() && ::realpath(dir.c_str(), real) && out_path == real) continue;
     students.push_back({name, is_directory(dir + "/puzzles") ? dir + "/puzzles" : dir});
   }
   if (students.empty())
