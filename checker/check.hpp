@@ -32,6 +32,9 @@ struct check_options {
   // The caller has already built the simulator modules (`tilepuzzles check` builds every chosen
   // puzzle's module in one go before it checks them one by one): only load them.
   bool simulator_modules_built = false;
+  // The simulator module's launchers, already loaded (the sandboxed runner loads the module from
+  // the bytes the supervising process checked): used instead of finding and loading the module.
+  std::vector<void (*)()> simulator_launchers;
   unsigned long long op_budget = tl::sim::launch_options{}.op_budget;
   // Called before each run with where the check is, e.g. to report where a crash happened.
   std::function<void(const run_position&)> on_case;

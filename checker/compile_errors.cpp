@@ -433,6 +433,12 @@ std::string hint_for(const error_event& e, const std::string& message, const std
   std::string all = message + "\n";
   for (const auto& note : e.notes) all += note + "\n";
   for (const auto& f : e.frames) all += f.what + "\n";
+  // An include of a file outside what the sandbox shows a stub's compile (the grader's files, a
+  // system file): it is not there, whatever the path says.
+  if (contains(message, "No such file or directory") &&
+      (contains(code, "#include \"/") || contains(code, "#include </") || contains(code, "..")))
+    return "a stub's compile sees only the project's headers (tile/tl.hpp), the standard library "
+           "and the stub's own directory: include nothing else.";
   if (has_keyword_argument(code) &&
       (contains(message, "was not declared") || contains(message, "no match for 'operator='") ||
        contains(message, "no matching function") || contains(message, "cannot convert")))
@@ -562,6 +568,13 @@ compile_report summarize_compile_log(const std::string& log, const compile_log_c
     if (e.where.file.rfind(solutions_prefix, 0) == 0) solution_file = shown(e.where.file);
     for (const location& inc : e.includes)
       if (inc.file.rfind(solutions_prefix, 0) == 0) solution_file = shown(inc.file);
+    // In the sandbox solutions/ is not there at all: the include fails as a missing file.
+    if (const std::size_t missing = e.message.find(": No such file or directory");
+        missing != std::string::npos && is_learner(e.where.file)) {
+      const std::string path = e.message.substr(0, missing);
+      if (path.rfind("solutions/", 0) == 0) solution_file = path;
+      else if (path.rfind(solutions_prefix, 0) == 0) solution_file = shown(path);
+    }
     if (contains(e.message, "poisoned \"solutions\"") || !solution_file.empty()) {
       solution_included = true;
       if (!solution_file.empty() && included_at) d.where = *included_at;

@@ -1,12 +1,15 @@
 #include "checker/isolate.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -14,7 +17,10 @@
 #include <sstream>
 #include <string>
 
+#include "checker/registry.hpp"
 #include "checker/report.hpp"
+#include "checker/sandbox.hpp"
+#include "checker/syscall_filter.hpp"
 
 namespace tp {
 
@@ -32,7 +38,16 @@ struct progress {
   int sizes[16], blocks[16];
   char order[16];
   tl::sim::progress_tracker tracker;  // the program running and its last tile operation
+  // The sandboxed runner's part: where it is, what its filter stopped, why it could not start.
+  enum : int { starting, loading_module, checking } phase;
+  tp::syscall_filter::stopped_call stopped;
+  char runner_problem[512];
 };
+
+// The sandboxed runner's descriptors, as the supervising process sets them up before exec.
+constexpr int runner_module_fd = 3;
+constexpr int runner_progress_fd = 4;
+constexpr int runner_report_fd = 5;
 
 void put_string(std::string& out, const std::string& s) {
   const std::uint64_t n = s.size();
@@ -127,8 +142,367 @@ gpu::device_status probe_gpu_isolated() {
   return {data[0] == '1', data.substr(1, split - 1), data.substr(split + 1)};
 }
 
+namespace {
+
+// Where the child is, for reports: its case and program, and the last tile operation.
+void note_case(progress* where, const run_position& at) {
+  std::snprintf(where->where, sizeof where->where, "%s", at.label.c_str());
+  where->size_count = static_cast<int>(std::min<std::size_t>(at.sizes->size(), 16));
+  std::copy_n(at.sizes->begin(), where->size_count, where->sizes);
+  where->block_count = static_cast<int>(std::min<std::size_t>(at.blocks->size(), 16));
+  std::copy_n(at.blocks->begin(), where->block_count, where->blocks);
+  std::snprintf(where->order, sizeof where->order, "%s", at.order.c_str());
+  where->case_index = static_cast<int>(at.case_index);
+  where->tracker.program = {-1, -1, -1};
+  where->tracker.last_line = 0;
+}
+
+std::string encode(const isolated_report& r) {
+  std::string out(1, static_cast<char>(r.status));
+  put_string(out, r.line);
+  put_string(out, r.details);
+  put_string(out, r.json);
+  return out;
+}
+
+// A child that checks: its process, the pipe its report comes through, and (sandboxed) the pipe
+// of its messages.
+struct child_process {
+  pid_t pid = -1;
+  int report_fd = -1;
+  int output_fd = -1;
+};
+
+// What the supervising process saw of a child.
+struct supervised {
+  enum class stop { no, check_deadline, program_deadline } stopped = stop::no;
+  std::string data;    // the report, as the child wrote it
+  std::string output;  // the sandboxed runner's messages (stderr)
+  int wait_status = 0;
+};
+
+// Waits for the child's report, enforcing the check's deadline and the program's.
+supervised supervise(const child_process& child, const progress* where, double timeout_seconds,
+                     double program_seconds) {
+  supervised s;
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + std::chrono::duration<double>(timeout_seconds);
+  // A program that runs longer than program_seconds is a loop that never ends: the parent watches
+  // the count of programs started, which a program that finishes moves on.
+  unsigned long long started_seen = 0;
+  auto started_at = clock::now();
+  bool report_open = true, output_open = child.output_fd >= 0;
+  while (report_open) {
+    const auto now = clock::now();
+    const unsigned long long started = where->tracker.programs_started;
+    if (started != started_seen || where->tracker.program[0] < 0) {
+      started_seen = started;
+      started_at = now;
+    } else if (std::chrono::duration<double>(now - started_at).count() > program_seconds) {
+      s.stopped = supervised::stop::program_deadline;
+      break;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    if (left.count() <= 0) {
+      s.stopped = supervised::stop::check_deadline;
+      break;
+    }
+    pollfd p[2] = {{child.report_fd, POLLIN, 0}, {child.output_fd, POLLIN, 0}};
+    const int ready =
+        ::poll(p, output_open ? 2 : 1, static_cast<int>(std::min<long long>(left.count(), 50)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    char buf[65536];
+    if (output_open && (p[1].revents & (POLLIN | POLLHUP))) {
+      const ssize_t n = ::read(child.output_fd, buf, sizeof buf);
+      if (n <= 0) output_open = false;
+      // Enough to say why a runner did not start; a kernel that prints more is cut here.
+      else if (s.output.size() < 16384) s.output.append(buf, static_cast<std::size_t>(n));
+    }
+    if (p[0].revents & (POLLIN | POLLHUP)) {
+      const ssize_t n = ::read(child.report_fd, buf, sizeof buf);
+      if (n <= 0) report_open = false;
+      else s.data.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(child.report_fd);
+  // Killing bwrap, the init of the sandbox's PID namespace, ends every process in it.
+  if (s.stopped != supervised::stop::no) ::kill(child.pid, SIGKILL);
+  if (output_open) {
+    // What is left of the messages, now that the child has ended or been stopped.
+    ::fcntl(child.output_fd, F_SETFL, O_NONBLOCK);
+    char buf[4096];
+    for (ssize_t n; (n = ::read(child.output_fd, buf, sizeof buf)) > 0 && s.output.size() < 16384;)
+      s.output.append(buf, static_cast<std::size_t>(n));
+  }
+  if (child.output_fd >= 0) ::close(child.output_fd);
+  while (::waitpid(child.pid, &s.wait_status, 0) < 0 && errno == EINTR) {
+  }
+  return s;
+}
+
+std::string seconds_text(double s) {
+  std::ostringstream t;
+  t << s << " s";
+  return t.str();
+}
+
+// The report of a child whose check was stopped, crashed or never reported. `how_ended` says
+// how the process ended when it did not report ("crashed with signal 11 (...)").
+isolated_report interpret(const puzzle_spec& spec, const check_options& options,
+                          const supervised& s, const progress& at, double timeout_seconds,
+                          double program_seconds, const std::string& how_ended,
+                          const std::string& limit_note) {
+  const bool in_program = at.tracker.program[0] >= 0;
+  const std::string case_text = at.where[0] ? at.where : "before the first case";
+  std::string program_text, last_op_text;
+  if (in_program) {
+    program_text = "program " + tl::sim::program_string(at.tracker.program);
+    last_op_text = at.tracker.last_line == 0
+                       ? "before its first tile operation"
+                       : "after its tile operation at " + std::string(at.tracker.last_file) + ":" +
+                             std::to_string(at.tracker.last_line);
+  }
+  if (s.stopped == supervised::stop::program_deadline)
+    return failure(spec, options, tl::sim::kind::op_budget,
+                   "op-budget: " + program_text + " ran for more than " +
+                       seconds_text(program_seconds) + " without finishing, stopped " +
+                       last_op_text + " (" + case_text +
+                       "). Is there a loop that never ends? Check the bound and the step of the "
+                       "loop " + (at.tracker.last_line == 0 ? "before the first tile operation."
+                                                            : "that follows that line."),
+                   at);
+  if (s.stopped == supervised::stop::check_deadline)
+    return failure(spec, options, tl::sim::kind::op_budget,
+                   "op-budget: the check did not finish within " + seconds_text(timeout_seconds) +
+                       " (" + case_text + (in_program ? ", " + program_text : "") +
+                       "). Is there a loop that never ends? Check each loop's bound and step.",
+                   at);
+  isolated_report r;
+  std::size_t pos = 1;
+  if (!s.data.empty() && get_string(s.data, pos, r.line) && get_string(s.data, pos, r.details) &&
+      get_string(s.data, pos, r.json)) {
+    r.status = static_cast<status>(s.data[0]);
+    return r;
+  }
+  if (in_program)
+    return failure(spec, options, tl::sim::kind::crash,
+                   "crash: the kernel " + how_ended + " in " + program_text + ", " + last_op_text +
+                       " (" + case_text + ")." + limit_note +
+                       " Tile operations are checked, so look for plain C++ in the kernel "
+                       "after that line: array indexing, division by zero, recursion.",
+                   at);
+  return failure(spec, options, tl::sim::kind::crash,
+                 "crash: the check " + how_ended + " (" + case_text + "), outside the kernel's "
+                 "programs." + limit_note + " Run it again with --no-isolate under a debugger to "
+                 "see where.",
+                 at);
+}
+
+std::string how_process_ended(int wait_status) {
+  if (WIFSIGNALED(wait_status))
+    return std::string("crashed with signal ") + std::to_string(WTERMSIG(wait_status)) + " (" +
+           strsignal(WTERMSIG(wait_status)) + ")";
+  if (WIFEXITED(wait_status))
+    return "exited with status " + std::to_string(WEXITSTATUS(wait_status)) + " before reporting";
+  return "stopped without a report";
+}
+
+progress* shared_progress(int fd) {
+  void* shared = ::mmap(nullptr, sizeof(progress), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  return shared == MAP_FAILED ? nullptr : static_cast<progress*>(shared);
+}
+
+std::string orders_text(const std::vector<tl::sim::order>& orders) {
+  std::string out;
+  for (const auto o : orders) {
+    if (!out.empty()) out += ",";
+    out += o == tl::sim::order::forward ? "forward" : o == tl::sim::order::reverse ? "reverse" : "shuffle";
+  }
+  return out;
+}
+
+// The last lines of a text, at most `count`.
+std::string tail_lines(const std::string& text, int count) {
+  std::size_t at = text.size();
+  while (at > 0 && text[at - 1] == '\n') --at;
+  const std::size_t end = at;
+  for (int n = 0; n < count && at > 0; ++n) {
+    const std::size_t nl = text.rfind('\n', at - 1);
+    at = nl == std::string::npos ? 0 : nl;
+    if (nl == std::string::npos) break;
+  }
+  if (at > 0) ++at;
+  return text.substr(at, end - at);
+}
+
+// The check of a stub in the sandbox: `tilepuzzles __sandbox-run` inside bubblewrap, given the
+// module's verified bytes, the shared page and the report pipe as descriptors 3, 4 and 5.
+isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& options,
+                                double timeout_seconds, double program_seconds) {
+  auto verified = verified_module_bytes({&spec, options.which, backend::simulator}, options.modules);
+  if (auto* problem = std::get_if<tl::sim::diagnostic>(&verified)) {
+    puzzle_report r;
+    r.spec = &spec;
+    r.which = options.which;
+    r.kernel_file = shown_kernel_file(spec, options.which, options.modules);
+    r.diagnostics.push_back(*problem);
+    return summarize(r);
+  }
+  const std::string& bytes = std::get<std::string>(verified);
+  auto could_not = [&](const std::string& what) {
+    progress none{};
+    none.case_index = -1;
+    return failure(spec, options, tl::sim::kind::crash,
+                   "crash: the sandbox could not be set up (" + what + ": " +
+                       std::strerror(errno) + "). Check again; --no-sandbox checks without one.",
+                   none);
+  };
+
+  // The module, as sealed bytes: what the runner loads is exactly what was checked here.
+  const int module_fd = static_cast<int>(::syscall(SYS_memfd_create, "tilepuzzles-module",
+                                                   MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  if (module_fd < 0) return could_not("memfd_create");
+  write_all(module_fd, bytes);
+  ::fcntl(module_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+  const int progress_fd = static_cast<int>(::syscall(SYS_memfd_create, "tilepuzzles-progress", MFD_CLOEXEC));
+  if (progress_fd < 0 || ::ftruncate(progress_fd, sizeof(progress)) != 0) {
+    ::close(module_fd);
+    return could_not("memfd_create");
+  }
+  progress* where = shared_progress(progress_fd);
+  int report[2], output[2];
+  if (!where || ::pipe2(report, O_CLOEXEC) != 0) {
+    ::close(module_fd);
+    ::close(progress_fd);
+    return could_not("pipe");
+  }
+  if (::pipe2(output, O_CLOEXEC) != 0) {
+    ::close(report[0]);
+    ::close(report[1]);
+    ::close(module_fd);
+    ::close(progress_fd);
+    return could_not("pipe");
+  }
+  new (where) progress{};
+  where->case_index = -1;
+
+  sandbox::limits limit;
+  limit.memory_mb = options.modules.memory_mb;
+  limit.cpu_seconds = static_cast<long>(timeout_seconds) + 5;
+  sandbox::view v;
+  v.read_only.push_back(stubs_dir(options.modules));
+  // The caller's directory (created empty when it is not in view): a --puzzles path relative to
+  // it names the same directory inside as outside.
+  char cwd[PATH_MAX];
+  if (::getcwd(cwd, sizeof cwd)) v.chdir = cwd;
+  std::vector<std::string> runner = {sandbox::program(), "__sandbox-run",
+                                     "--puzzle", spec.id,
+                                     "--seed", std::to_string(options.seed),
+                                     "--orders", orders_text(options.orders),
+                                     "--op-budget", std::to_string(options.op_budget),
+                                     "--memory-mb", std::to_string(limit.memory_mb)};
+  if (!options.modules.puzzles_dir.empty())
+    runner.insert(runner.end(), {"--puzzles", options.modules.puzzles_dir});
+  std::vector<std::string> args = sandbox::command_line(v, limit, runner);
+  // Built before the fork: the child only moves descriptors and calls exec.
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {report[0], report[1], output[0], output[1], module_fd, progress_fd}) ::close(fd);
+    ::munmap(where, sizeof(progress));
+    return could_not("fork");
+  }
+  if (pid == 0) {
+    // Each descriptor first out of the way of 3, 4 and 5, then into its place.
+    const int moved[3] = {::fcntl(module_fd, F_DUPFD, 10), ::fcntl(progress_fd, F_DUPFD, 10),
+                          ::fcntl(report[1], F_DUPFD, 10)};
+    ::dup2(moved[0], runner_module_fd);
+    ::dup2(moved[1], runner_progress_fd);
+    ::dup2(moved[2], runner_report_fd);
+    const int null = ::open("/dev/null", O_RDWR);
+    ::dup2(null, 0);
+    ::dup2(null, 1);
+    ::dup2(output[1], 2);
+    // Nothing else of this process reaches the sandbox.
+    if (::syscall(SYS_close_range, 6, ~0U, 0) != 0)
+      for (int fd = 6; fd < 1024; ++fd) ::close(fd);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  for (int fd : {report[1], output[1], module_fd, progress_fd}) ::close(fd);
+
+  const supervised s = supervise({pid, report[0], output[0]}, where, timeout_seconds, program_seconds);
+  const progress at = *where;
+  ::munmap(where, sizeof(progress));
+
+  const sandbox::ending end = sandbox::ending_of(s.wait_status);
+  // Killed by SIGSYS without a record: the filter stopped a call made with every signal blocked
+  // (posix_spawn blocks them, for std::system and popen), so the kernel ended it at once.
+  const bool stopped_unrecorded = end.signalled && end.code == SIGSYS && !at.stopped.set;
+  if (at.stopped.set || stopped_unrecorded) {
+    // What the stub tried, and where.
+    const bool in_program = at.tracker.program[0] >= 0;
+    std::string when;
+    if (at.phase == progress::loading_module)
+      when = "while its module was loading (a global or static object's constructor in the stub "
+             "runs then)";
+    else if (in_program)
+      when = "in program " + tl::sim::program_string(at.tracker.program) +
+             (at.tracker.last_line == 0 ? std::string(", before its first tile operation")
+                                        : ", after its tile operation at " +
+                                              std::string(at.tracker.last_file) + ":" +
+                                              std::to_string(at.tracker.last_line)) +
+             " (" + (at.where[0] ? at.where : "") + ")";
+    else
+      when = "outside the kernel's programs" + (at.where[0] ? " (" + std::string(at.where) + ")" : std::string());
+    return failure(spec, options, tl::sim::kind::sandbox,
+                   "sandbox: the kernel tried to " +
+                       (at.stopped.set ? syscall_filter::describe(at.stopped)
+                                       : std::string("make a system call the sandbox forbids, "
+                                                     "with every signal blocked (std::system, "
+                                                     "popen and posix_spawn start a process so)")) +
+                       ", " +
+                       when +
+                       ". A kernel computes with tl operations; in the sandbox it may not open "
+                       "files, run programs or start processes, use the network, or signal "
+                       "other processes, and trying stops its check.",
+                   at);
+  }
+  if (at.runner_problem[0])
+    return failure(spec, options, tl::sim::kind::crash,
+                   "crash: the sandbox could not be set up: " + std::string(at.runner_problem) +
+                       ". Check again; --no-sandbox checks without one.",
+                   at);
+  std::string how = how_process_ended(s.wait_status);
+  std::string limit_note;
+  if (end.signalled) {
+    how = std::string("crashed with signal ") + std::to_string(end.code) + " (" + strsignal(end.code) + ")";
+    if (end.code == SIGXCPU)
+      limit_note = " It used up the CPU time a check may use (" + std::to_string(limit.cpu_seconds) + " s).";
+    else if (end.code == SIGXFSZ)
+      limit_note = " It wrote a file larger than the sandbox allows (" + std::to_string(limit.file_mb) + " MiB).";
+    else if (end.code == SIGKILL && s.stopped == supervised::stop::no)
+      limit_note = " Something outside the check killed it: the machine may have run out of memory "
+                   "(the check may use " + std::to_string(limit.memory_mb) + " MiB, --memory-limit).";
+  } else if (s.data.empty() && end.code != 0) {
+    // bwrap or the runner could not start: their own words say why.
+    const std::string said = tail_lines(s.output, 6);
+    if (!said.empty()) limit_note = " Its last words:\n" + said + "\n ";
+  }
+  return interpret(spec, options, s, at, timeout_seconds, program_seconds, how, limit_note);
+}
+
+}  // namespace
+
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
                                double timeout_seconds, double program_seconds) {
+  if (options.modules.sandbox && options.which == impl::stub && !options.gpu)
+    return check_sandboxed(spec, options, timeout_seconds, program_seconds);
   void* shared = ::mmap(nullptr, sizeof(progress), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   int fds[2];
@@ -150,125 +524,110 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
     // (a test framework's, say) would otherwise run here and print or exit as if they were it.
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
     check_options child_options = options;
-    child_options.on_case = [where](const run_position& at) {
-      std::snprintf(where->where, sizeof where->where, "%s", at.label.c_str());
-      where->size_count = static_cast<int>(std::min<std::size_t>(at.sizes->size(), 16));
-      std::copy_n(at.sizes->begin(), where->size_count, where->sizes);
-      where->block_count = static_cast<int>(std::min<std::size_t>(at.blocks->size(), 16));
-      std::copy_n(at.blocks->begin(), where->block_count, where->blocks);
-      std::snprintf(where->order, sizeof where->order, "%s", at.order.c_str());
-      where->case_index = static_cast<int>(at.case_index);
-      where->tracker.program = {-1, -1, -1};
-      where->tracker.last_line = 0;
-    };
+    child_options.on_case = [where](const run_position& at) { note_case(where, at); };
     tl::sim::set_progress_tracker(&where->tracker);
-    const isolated_report r = summarize(check_puzzle(spec, child_options));
-    std::string out(1, static_cast<char>(r.status));
-    put_string(out, r.line);
-    put_string(out, r.details);
-    put_string(out, r.json);
-    write_all(fds[1], out);
+    write_all(fds[1], encode(summarize(check_puzzle(spec, child_options))));
     ::close(fds[1]);
     std::fflush(nullptr);
     ::_exit(0);
   }
 
   ::close(fds[1]);
-  std::string data;
-  enum class stop { no, check_deadline, program_deadline } stopped = stop::no;
-  using clock = std::chrono::steady_clock;
-  const auto deadline = clock::now() + std::chrono::duration<double>(timeout_seconds);
-  // A program that runs longer than program_seconds is a loop that never ends: the parent watches
-  // the count of programs started, which a program that finishes moves on.
-  unsigned long long started_seen = 0;
-  auto started_at = clock::now();
-  for (;;) {
-    const auto now = clock::now();
-    const unsigned long long started = where->tracker.programs_started;
-    if (started != started_seen || where->tracker.program[0] < 0) {
-      started_seen = started;
-      started_at = now;
-    } else if (std::chrono::duration<double>(now - started_at).count() > program_seconds) {
-      stopped = stop::program_deadline;
-      break;
-    }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-    if (left.count() <= 0) {
-      stopped = stop::check_deadline;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 50)));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    char buf[65536];
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n <= 0) break;
-    data.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  if (stopped != stop::no) ::kill(child, SIGKILL);
-  int wstatus = 0;
-  while (::waitpid(child, &wstatus, 0) < 0 && errno == EINTR) {
-  }
+  const supervised s = supervise({child, fds[0], -1}, where, timeout_seconds, program_seconds);
   const progress at = *where;
   ::munmap(shared, sizeof(progress));
+  return interpret(spec, options, s, at, timeout_seconds, program_seconds,
+                   how_process_ended(s.wait_status), "");
+}
 
-  const bool in_program = at.tracker.program[0] >= 0;
-  const std::string case_text = at.where[0] ? at.where : "before the first case";
-  std::string program_text, last_op_text;
-  if (in_program) {
-    program_text = "program " + tl::sim::program_string(at.tracker.program);
-    last_op_text = at.tracker.last_line == 0
-                       ? "before its first tile operation"
-                       : "after its tile operation at " + std::string(at.tracker.last_file) + ":" +
-                             std::to_string(at.tracker.last_line);
+void add_note(isolated_report& r, const puzzle_spec& spec, const std::string& kernel_file,
+              const std::string& note) {
+  if (r.details.empty())
+    r.details = "--- " + std::to_string(spec.number) + " " + spec.id + " (" + kernel_file + ")\n";
+  r.details += "  note: " + note + "\n";
+  const std::size_t end = r.json.rfind('}');
+  if (end != std::string::npos) r.json.insert(end, ", \"note\": " + json_string(note));
+}
+
+int sandboxed_run_main(int argc, char** argv) {
+  std::string id, puzzles_dir, orders = "forward,reverse,shuffle";
+  check_options options;
+  long memory_mb = 0;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string a = argv[i], value = argv[i + 1];
+    if (a == "--puzzle") id = value;
+    else if (a == "--seed") options.seed = std::stoull(value);
+    else if (a == "--orders") orders = value;
+    else if (a == "--op-budget") options.op_budget = std::stoull(value);
+    else if (a == "--puzzles") puzzles_dir = value;
+    else if (a == "--memory-mb") memory_mb = std::stol(value);
   }
-  auto seconds = [](double s) {
-    std::ostringstream t;
-    t << s << " s";
-    return t.str();
+  progress* where = shared_progress(runner_progress_fd);
+  const puzzle_spec* spec = find_puzzle(id);
+  if (!where || !spec) {
+    std::fprintf(stderr, "tilepuzzles __sandbox-run: %s\n",
+                 !where ? "no shared page on descriptor 4" : ("no puzzle " + id).c_str());
+    return 2;
+  }
+  auto give_up = [&](const std::string& why) {
+    std::snprintf(where->runner_problem, sizeof where->runner_problem, "%s", why.c_str());
+    std::_Exit(4);
   };
+  syscall_filter::report_into(&where->stopped);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
 
-  if (stopped == stop::program_deadline)
-    return failure(spec, options, tl::sim::kind::op_budget,
-                   "op-budget: " + program_text + " ran for more than " + seconds(program_seconds) +
-                       " without finishing, stopped " + last_op_text + " (" + case_text +
-                       "). Is there a loop that never ends? Check the bound and the step of the "
-                       "loop " + (at.tracker.last_line == 0 ? "before the first tile operation."
-                                                            : "that follows that line."),
-                   at);
-  if (stopped == stop::check_deadline)
-    return failure(spec, options, tl::sim::kind::op_budget,
-                   "op-budget: the check did not finish within " + seconds(timeout_seconds) +
-                       " (" + case_text + (in_program ? ", " + program_text : "") +
-                       "). Is there a loop that never ends? Check each loop's bound and step.",
-                   at);
-  isolated_report r;
-  std::size_t pos = 1;
-  if (!data.empty() && get_string(data, pos, r.line) && get_string(data, pos, r.details) &&
-      get_string(data, pos, r.json)) {
-    r.status = static_cast<status>(data[0]);
-    return r;
+  options.which = impl::stub;
+  options.modules.puzzles_dir = puzzles_dir;
+  options.modules.build = false;
+  options.simulator_modules_built = true;
+  options.orders.clear();
+  std::istringstream list(orders);
+  for (std::string o; std::getline(list, o, ',');)
+    options.orders.push_back(o == "reverse" ? tl::sim::order::reverse
+                             : o == "shuffle" ? tl::sim::order::shuffle
+                                              : tl::sim::order::forward);
+
+  where->phase = progress::loading_module;
+  if (const std::string e = syscall_filter::install_loading_stage(); !e.empty()) give_up(e);
+  auto loaded = load_module_from_fd({spec, impl::stub, backend::simulator}, options.modules,
+                                    runner_module_fd);
+  if (const std::string e = syscall_filter::install_kernel_stage(); !e.empty()) give_up(e);
+  where->phase = progress::checking;
+
+  const std::string memory_note =
+      "\n  A check may use " + std::to_string(memory_mb) +
+      " MiB of memory in the sandbox (tilepuzzles check --memory-limit MIB to change it); the "
+      "kernel asked for more.";
+  puzzle_report report;
+  if (auto* problem = std::get_if<tl::sim::diagnostic>(&loaded)) {
+    report.spec = spec;
+    report.which = impl::stub;
+    report.kernel_file = shown_kernel_file(*spec, impl::stub, options.modules);
+    report.diagnostics.push_back(*problem);
+  } else {
+    options.simulator_launchers = std::get<loaded_module>(loaded).launchers;
+    options.on_case = [where](const run_position& at) { note_case(where, at); };
+    tl::sim::set_progress_tracker(&where->tracker);
+    try {
+      report = check_puzzle(*spec, options);
+    } catch (const std::bad_alloc&) {
+      report = puzzle_report{};
+      report.spec = spec;
+      report.which = impl::stub;
+      report.kernel_file = shown_kernel_file(*spec, impl::stub, options.modules);
+      tl::sim::diagnostic d;
+      d.kind = tl::sim::kind::crash;
+      d.message = "crash: the check ran out of memory outside the kernel's programs (" +
+                  std::string(where->where[0] ? where->where : "before the first case") + ")." +
+                  memory_note;
+      report.diagnostics.push_back(std::move(d));
+    }
   }
-  std::string how = "stopped without a report";
-  if (WIFSIGNALED(wstatus))
-    how = std::string("crashed with signal ") + std::to_string(WTERMSIG(wstatus)) + " (" +
-          strsignal(WTERMSIG(wstatus)) + ")";
-  else if (WIFEXITED(wstatus))
-    how = "exited with status " + std::to_string(WEXITSTATUS(wstatus)) + " before reporting";
-  if (in_program)
-    return failure(spec, options, tl::sim::kind::crash,
-                   "crash: the kernel " + how + " in " + program_text + ", " + last_op_text +
-                       " (" + case_text +
-                       "). Tile operations are checked, so look for plain C++ in the kernel "
-                       "after that line: array indexing, division by zero, recursion.",
-                   at);
-  return failure(spec, options, tl::sim::kind::crash,
-                 "crash: the check " + how + " (" + case_text +
-                     "), outside the kernel's programs. Run it again with --no-isolate under a "
-                     "debugger to see where.",
-                 at);
+  for (auto& d : report.diagnostics)
+    if (d.kind == tl::sim::kind::crash && d.message.find("std::bad_alloc") != std::string::npos)
+      d.message += memory_note;
+  write_all(runner_report_fd, encode(summarize(report)));
+  std::_Exit(0);
 }
 
 }  // namespace tp

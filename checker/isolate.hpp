@@ -19,7 +19,9 @@ struct isolated_report {
 inline constexpr double default_program_seconds = 2.0;
 
 // Checks in a child process. The whole check may take timeout_seconds; one program of the kernel
-// may run program_seconds.
+// may run program_seconds. A stub's check with options.modules.sandbox (and without --gpu) runs
+// in the sandbox (checker/sandbox.hpp): `tilepuzzles __sandbox-run` inside bubblewrap, given the
+// module's bytes as checked against the hash its build recorded.
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
                                double timeout_seconds,
                                double program_seconds = default_program_seconds);
@@ -30,5 +32,16 @@ gpu::device_status probe_gpu_isolated();
 
 // The same strings, from a report made in this process.
 isolated_report summarize(const puzzle_report& report);
+
+// Adds a note about how a puzzle was checked (its module was rebuilt, and why) to its details and
+// its JSON object ("note").
+void add_note(isolated_report& r, const puzzle_spec& spec, const std::string& kernel_file,
+              const std::string& note);
+
+// `tilepuzzles __sandbox-run --puzzle ID ...`: the sandboxed check of one stub, inside bubblewrap
+// (check_isolated starts it). It loads the module from descriptor 3 under the system-call
+// filter's loading stage, runs the check under its kernel stage, notes where it is on the shared
+// page of descriptor 4 and writes its report to descriptor 5.
+int sandboxed_run_main(int argc, char** argv);
 
 }  // namespace tp

@@ -22,6 +22,7 @@
 #include "checker/bench.hpp"
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
+#include "checker/grade.hpp"
 #include "checker/hints.hpp"
 #include "checker/html_report.hpp"
 #include "checker/isolate.hpp"
@@ -29,6 +30,8 @@
 #include "checker/progress.hpp"
 #include "checker/registry.hpp"
 #include "checker/report.hpp"
+#include "checker/sandbox.hpp"
+#include "checker/syscall_filter.hpp"
 #include "checker/watch.hpp"
 
 namespace {
@@ -311,6 +314,9 @@ int show_run(const tp::puzzle_spec& p, const show_args& args) {
 
 struct check_args {
   std::vector<std::string> puzzles;
+  bool sandbox = true;
+  long memory_mb = tp::sandbox::default_memory_mb;
+  bool advice = true;
   std::string impl = "stub";
   std::uint64_t seed = 0;
   std::string order = "all";
@@ -348,8 +354,16 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
   d.message = r.details;
   section.problem = d;
   if (kind == tl::sim::kind::crash || kind == tl::sim::kind::op_budget ||
-      kind == tl::sim::kind::compile_error) {
+      kind == tl::sim::kind::compile_error || kind == tl::sim::kind::sandbox) {
     section.note = "No maps for a " + kind + ".";
+    return section;
+  }
+  // The maps come from running the kernel again in this process, which the sandbox forbids.
+  if (options.modules.sandbox && options.which == tp::impl::stub) {
+    section.note = "No maps in a sandboxed check (drawing them runs the kernel again, outside "
+                   "it). For your own kernel, 'tilepuzzles check " + std::to_string(spec.number) +
+                   " --html FILE --no-sandbox' or 'tilepuzzles show " + std::to_string(spec.number) +
+                   "' draw them.";
     return section;
   }
   tp::check_options again = options;
@@ -374,6 +388,28 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
                             order);
   if (auto* traced = std::get_if<tp::traced_run>(&run)) section.run = std::move(*traced);
   return section;
+}
+
+// Whether this check compiles and runs the stubs in the sandbox. Where none can be made, `check`
+// says so once and checks as before; `grade` refuses (checker/grade.cpp).
+bool use_sandbox(const check_args& args, tp::impl which) {
+  if (which != tp::impl::stub || !args.sandbox) return false;
+  static bool said = false;
+  auto say_once = [](const std::string& text) {
+    if (!said) std::cerr << "tilepuzzles: " << text << "\n";
+    said = true;
+  };
+  if (const auto& why = tp::sandbox::unavailable()) {
+    say_once("no sandbox on this machine: " + *why + ". Your kernels are compiled and run as "
+             "before, without one.");
+    return false;
+  }
+  if (args.gpu) {
+    say_once("--gpu: the sandbox does not reach the GPU yet, so this check compiles and runs your "
+             "kernels without it.");
+    return false;
+  }
+  return true;
 }
 
 // The report of a puzzle that was not checked because its module could not be built.
@@ -405,6 +441,8 @@ int run_check(const check_args& args) {
   options.which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
   options.modules.puzzles_dir = args.puzzles_dir;
   options.modules.build = args.build;
+  options.modules.memory_mb = args.memory_mb;
+  options.modules.sandbox = use_sandbox(args, options.which);
   options.seed = args.seed;
   options.gpu = args.gpu;
   using tl::sim::order;
@@ -442,7 +480,8 @@ int run_check(const check_args& args) {
     checked_content.push_back(
         tp::content_hash(tp::files_of({p, tp::impl::stub, tp::backend::simulator},
                                       options.modules).kernel_file));
-  const auto built = tp::build_modules(refs, options.modules);
+  std::vector<std::string> notes;
+  const auto built = tp::build_modules(refs, options.modules, &notes);
   options.simulator_modules_built = true;
 
   std::vector<tp::isolated_report> reports;
@@ -452,6 +491,8 @@ int run_check(const check_args& args) {
     if (built[i]) r = unchecked(*p, options, *built[i]);
     else if (args.isolate) r = tp::check_isolated(*p, options, args.timeout, args.program_timeout);
     else r = tp::summarize(tp::check_puzzle(*p, options));
+    if (!notes[i].empty())
+      tp::add_note(r, *p, tp::shown_kernel_file(*p, options.which, options.modules), notes[i]);
     if (remember && checked_content[i])
       tp::record_verdict(*p, options.modules, *checked_content[i], r.status,
                          tp::kind_of_report_line(r.line));
@@ -492,6 +533,10 @@ int run_check(const check_args& args) {
     }
     std::printf("\n%d of %zu %s.", solved, reports.size(),
                 reports.size() == 1 ? "puzzle solved" : "puzzles solved");
+    if (!args.advice) {
+      std::printf("\n");
+      return solved == static_cast<int>(reports.size()) ? exit_pass : exit_fail;
+    }
     if (next)
       std::printf(" Next: puzzle %d (%s): edit %s; the statement is in %s.", next->number,
                   next->id.c_str(),
@@ -515,6 +560,24 @@ int run_check(const check_args& args) {
     }
   }
   return solved == static_cast<int>(reports.size()) ? exit_pass : exit_fail;
+}
+
+// Whether a sandbox can be made here, and with what (Gradescope's run_autograder asks).
+int run_sandbox_status() {
+  if (const auto& why = tp::sandbox::unavailable()) {
+    std::printf("No sandbox on this machine: %s.\n'tilepuzzles check' compiles and runs your "
+                "kernels without one; 'tilepuzzles grade' refuses to without --no-sandbox.\n",
+                why->c_str());
+    return exit_fail;
+  }
+  std::printf("The sandbox works here: stubs are compiled and run in bubblewrap (no network, the "
+              "project's headers and the student's directory read-only, a private /tmp, limits "
+              "on memory, CPU time, file size and processes)%s.\n",
+              tp::syscall_filter::available()
+                  ? ", and a system-call filter stops and reports what a stub attempts"
+                  : "; this build has no system-call filter (libseccomp-dev was missing), so what "
+                    "a stub attempts is contained but not reported");
+  return exit_pass;
 }
 
 // Checks the chosen puzzle (or the puzzles whose files changed, or all) now and after each save.
@@ -562,6 +625,11 @@ int run_watch(check_args args, const std::string& puzzle, int interval_ms, bool 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The sandbox's own entry points (checker/sandbox.hpp, checker/isolate.hpp): not commands for
+  // people, so not in --help.
+  if (argc > 1 && std::strcmp(argv[1], "__sandbox-run") == 0) return tp::sandboxed_run_main(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "__sandbox-compile") == 0) return tp::sandbox::compile_main(argc, argv);
+  if (argc > 1 && std::strcmp(argv[1], "__limits") == 0) return tp::sandbox::limits_main(argc, argv);
   CLI::App app{"tilepuzzles: GPU puzzles in the tile model of Triton, written in C++.\n"
                "Edit a kernel in puzzles/, then 'tilepuzzles check' tells you what is right and "
                "what is wrong."};
@@ -625,13 +693,24 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.01, 86400.0).description("between 0.01 and 86400 seconds"))
       ->capture_default_str();
   check->add_flag("!--no-isolate", args.isolate,
-                  "Check in this process (for a debugger) instead of a child process");
+                  "Check in this process (for a debugger) instead of a child process (the run is "
+                  "then outside the sandbox)");
   check->add_option("--puzzles", args.puzzles_dir,
                     "Check the stubs in this directory instead of puzzles/ (a student's copy)");
   check->add_option("--html", args.html,
                     "Also write an HTML report (maps, diagnostics, kernel lines) to this file");
   check->add_flag("!--no-build", args.build,
                   "Do not compile: refuse a puzzle whose file changed since it was compiled");
+  check->add_flag("!--report-only", args.advice,
+                  "Print the verdicts and reports only, without the next step and the progress a "
+                  "learner reads (for a grader's logs: cmake/grading.cmake)");
+  check->add_flag("!--no-sandbox", args.sandbox,
+                  "Compile and run your kernels without the sandbox (bubblewrap) that keeps them "
+                  "from files, processes and the network");
+  check->add_option("--memory-limit", args.memory_mb,
+                    "MiB of memory a kernel's compile and its run may use in the sandbox")
+      ->check(CLI::Range(64L, 1048576L).description("between 64 and 1048576 MiB"))
+      ->capture_default_str();
 
   tp::bench::bench_args bench_args;
   auto* bench = app.add_subcommand(
@@ -648,6 +727,36 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bench_args.command_line = "tilepuzzles";
   for (int i = 1; i < argc; ++i) bench_args.command_line += " " + std::string(argv[i]);
+
+  tp::grade::grade_args grade_args;
+  auto* grade = app.add_subcommand(
+      "grade", "Grade a class: check every student's copy of puzzles/ in SUBMISSIONS, in the sandbox");
+  grade->add_option("submissions", grade_args.submissions,
+                    "The directory with one directory per student, each a copy of puzzles/")
+      ->required();
+  grade->add_option("--out", grade_args.out,
+                    "Where the summary, the JUnit file and each student's reports go")
+      ->capture_default_str();
+  grade->add_option("-j,--jobs", grade_args.jobs, "Copies checked at once (default: one per core)")
+      ->check(CLI::Range(1, 256));
+  grade->add_option("--points", grade_args.points_file,
+                    "The points of each puzzle (default: docs/grading/points.txt)");
+  grade->add_option("--seed", grade_args.seed, "Seed of the inputs and the shuffled order")
+      ->capture_default_str();
+  grade->add_option("--timeout", grade_args.timeout, "Seconds one puzzle's check may take")
+      ->check(CLI::Range(1.0, 86400.0).description("between 1 and 86400 seconds"))
+      ->capture_default_str();
+  grade->add_option("--memory-limit", grade_args.memory_mb,
+                    "MiB of memory a stub's compile and its run may use")
+      ->check(CLI::Range(64L, 1048576L).description("between 64 and 1048576 MiB"))
+      ->capture_default_str();
+  grade->add_flag("!--no-sandbox", grade_args.sandbox,
+                  "Grade without the sandbox: only inside a container or account you can throw away");
+  grade->add_flag("!--no-cache", grade_args.use_cache,
+                  "Check every stub again, even one whose verdict is known from its content");
+
+  auto* sandbox = app.add_subcommand(
+      "sandbox", "Say whether stubs can be compiled and run in the sandbox here, and if not, why");
 
   std::string watch_name;
   check_args watch_args;
@@ -680,5 +789,7 @@ int main(int argc, char** argv) {
   if (*bench) return tp::bench::run_bench(bench_args);
   if (*hint) return run_hint(hint_name, hint_number);
   if (*watch) return run_watch(watch_args, watch_name, watch_interval_ms, watch_once);
+  if (*grade) return tp::grade::run_grade(grade_args);
+  if (*sandbox) return run_sandbox_status();
   return run_usage();
 }

@@ -18,15 +18,20 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include "checker/compile_errors.hpp"
 #include "checker/module_abi.hpp"
+#include "checker/sandbox.hpp"
+#include "checker/sha256.hpp"
 #include "checker/spec.hpp"
 
 #ifndef TILEPUZZLES_BINARY_DIR
 #error "checker/modules.cpp needs the build's definitions (see CMakeLists.txt)"
 #endif
+
+extern char** environ;
 
 namespace tp {
 
@@ -257,6 +262,28 @@ freshness check_freshness(const module_paths& p) {
   return {true, false, {}};
 }
 
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+// Whether a module's bytes are the ones its build made: the build records their SHA-256 beside
+// the module (cmake/record-module-hash.cmake runs after each link). Nothing when they are; else
+// why not. `bytes`, when given, are the module's bytes already read (and checked as they are).
+std::optional<std::string> integrity_problem(const module_paths& p,
+                                             const std::string* bytes = nullptr) {
+  const auto recorded = read_file(p.prefix + ".sha256");
+  if (!recorded)
+    return build_file_shown(p.file) + " has no record of what its build made (" +
+           build_file_shown(p.prefix + ".sha256") + " is missing)";
+  const auto actual = bytes ? std::optional<std::string>(sha256_hex(*bytes)) : sha256_of_file(p.file);
+  if (!actual) return build_file_shown(p.file) + " cannot be read";
+  if (*actual != trimmed(*recorded))
+    return build_file_shown(p.file) + " is not what its build made (its SHA-256 differs from the "
+           "one recorded when it was built: it was replaced or changed since)";
+  return std::nullopt;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The build
 
@@ -282,7 +309,17 @@ class build_lock {
 };
 
 // Runs a command with its output (stdout and stderr) appended to `log`; its exit status, or -1.
-int run_logged(const std::vector<std::string>& args, const std::string& log) {
+// `environment` is added to the command's (NAME=VALUE); the TILEPUZZLES_SANDBOX variables it may
+// set are removed first, so that only the caller decides whether compiles are sandboxed.
+int run_logged(const std::vector<std::string>& args, const std::string& log,
+               const std::vector<std::string>& environment = {}) {
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "TILEPUZZLES_SANDBOX", 19) != 0) env_strings.push_back(*e);
+  env_strings.insert(env_strings.end(), environment.begin(), environment.end());
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   std::fflush(nullptr);
   const pid_t child = ::fork();
   if (child < 0) return -1;
@@ -298,7 +335,7 @@ int run_logged(const std::vector<std::string>& args, const std::string& log) {
     std::vector<char*> argv;
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    ::execvp(argv[0], argv.data());
+    ::execvpe(argv[0], argv.data(), envp.data());
     std::fprintf(stderr, "could not run %s: %s\n", argv[0], std::strerror(errno));
     ::_exit(127);
   }
@@ -432,9 +469,15 @@ std::optional<std::string> check_puzzles_dir(const std::string& dir) {
   return std::nullopt;
 }
 
+std::vector<std::string> module_dependencies(const module_ref& ref, const module_options& options) {
+  return dependencies(paths_of(ref, options), nullptr);
+}
+
 std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_ref>& refs,
-                                                     const module_options& options) {
+                                                     const module_options& options,
+                                                     std::vector<std::string>* notes) {
   std::vector<std::optional<diagnostic>> result(refs.size());
+  if (notes) notes->assign(refs.size(), std::string());
   if (refs.empty()) return result;
   const build_tree tree = tree_for(options);
   std::vector<module_paths> paths;
@@ -447,14 +490,27 @@ std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_re
         result[i] = module_problem("not checked: " + f.why +
                                    ", and --no-build forbids compiling it. Run the check without "
                                    "--no-build to compile the current source.");
+      else if (const auto changed = integrity_problem(paths[i]))
+        result[i] = module_problem("not checked: " + *changed +
+                                   ", and --no-build forbids building it again. Run the check "
+                                   "without --no-build to rebuild it.");
     }
     return result;
   }
 
-  build_lock lock(main_build(), true);
+  bool any_main = false, any_side = false;
+  for (const auto& p : paths) (p.build_dir == main_build() ? any_main : any_side) = true;
+  // A build of the main tree is exclusive. A student copy's build is a tree of its own that only
+  // reads the main build (its runtime), so copies build side by side (`grade -j`), each holding
+  // its own tree's lock and the main tree's shared.
+  build_lock main_lock(main_build(), any_main);
+  std::optional<build_lock> side_lock;
+  if (any_side) {
+    ::mkdir((main_build() + "/puzzle-dirs").c_str(), 0777);
+    ::mkdir(tree.dir.c_str(), 0777);
+    side_lock.emplace(tree.dir, true);
+  }
   std::optional<std::string> setup_problem;
-  bool any_side = false;
-  for (const auto& p : paths) any_side = any_side || p.build_dir != main_build();
   if (any_side) setup_problem = configure_side_build(tree);
 
   // Group the targets by build directory (a --puzzles build and the main build for solutions).
@@ -473,12 +529,20 @@ std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_re
     }
     // A kernel file whose content differs from what its module was compiled from, but whose
     // time does not say so (copied with cp -p, say): make the build recompile it.
-    if (check_freshness(paths[i]).by_content_only) {
+    const freshness f = check_freshness(paths[i]);
+    // A module whose bytes are not what its build made (replaced behind the checker's back) is
+    // built again from its object's source: the object goes too, since whoever replaced the
+    // module could have replaced it as well.
+    std::optional<std::string> changed;
+    if (f.fresh) changed = integrity_problem(paths[i]);
+    if (f.by_content_only || changed) {
       std::string object;
       dependencies(paths[i], &object);
       if (!object.empty()) std::remove(object.c_str());
       std::remove(paths[i].file.c_str());
     }
+    if (changed && notes)
+      (*notes)[i] = *changed + ": rebuilt from " + paths[i].shown_kernel_file + ".";
     by_dir[paths[i].build_dir].push_back(i);
   }
 
@@ -487,19 +551,61 @@ std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_re
     std::remove(log.c_str());
     std::vector<std::string> args = {TILEPUZZLES_CMAKE_COMMAND, "--build", dir, "--target"};
     for (std::size_t i : members) args.push_back(paths[i].target);
-    const long cores = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+    const long cores = options.build_jobs > 0 ? options.build_jobs
+                                              : std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
     args.push_back("--parallel");
     args.push_back(std::to_string(std::min<long>(cores, static_cast<long>(members.size()))));
     args.push_back("--");
     for (const auto& w : split_words(TILEPUZZLES_KEEP_GOING)) args.push_back(w);
-    run_logged(args, log);
+    // Only the stubs' compiles are sandboxed: a build of the main tree may compile solutions too,
+    // but they compile through a launcher that never asks for the sandbox.
+    run_logged(args, log, sandbox::compile_environment(options.sandbox, sandbox::limits{options.memory_mb}));
     for (std::size_t i : members) {
-      if (check_freshness(paths[i]).fresh) continue;
-      result[i] = build_failure(refs[i], paths[i], log);
+      if (!check_freshness(paths[i]).fresh) {
+        result[i] = build_failure(refs[i], paths[i], log);
+      } else if (const auto changed = integrity_problem(paths[i])) {
+        result[i] = module_problem("not checked: " + *changed + ", and building it again did not "
+                                   "record a new one. Rebuild the project (cmake --build build) "
+                                   "and check again.");
+      }
     }
   }
   return result;
 }
+
+namespace {
+
+// The launchers of a loaded module, once its description matches the spec.
+std::variant<loaded_module, diagnostic> launchers_of(void* handle, const module_ref& ref,
+                                                     const std::string& shown_file) {
+  using entry_point = const module_info* (*)();
+  auto entry = reinterpret_cast<entry_point>(::dlsym(handle, module_entry_point));
+  const module_info* info = entry ? entry() : nullptr;
+  const std::string rebuild = " Rebuild the checker (cmake --build build) and check again.";
+  if (!info || info->abi_version != module_abi_version)
+    return module_problem("the module " + shown_file +
+                          " was built for another version of the checker." + rebuild);
+  const bool gpu = ref.backend == backend::gpu;
+  if (info->puzzle_id != ref.spec->id || std::string(info->impl) != impl_name(ref.which) ||
+      std::string(info->backend) != (gpu ? "gpu" : "simulator") ||
+      info->kernel_count != static_cast<int>(ref.spec->kernels.size()))
+    return module_problem("the module " + shown_file + " does not match puzzle " +
+                          ref.spec->id + " as this checker knows it." + rebuild);
+  loaded_module out;
+  for (int k = 0; k < info->kernel_count; ++k) {
+    const module_kernel& mk = info->kernels[k];
+    const std::vector<int> blocks(mk.blocks, mk.blocks + mk.block_count);
+    if (blocks != ref.spec->kernels[k].blocks ||
+        mk.dtype != static_cast<int>(ref.spec->kernels[k].dtype))
+      return module_problem("the module " + shown_file +
+                            " was built with other block sizes than this checker expects." +
+                            rebuild);
+    out.launchers.push_back(mk.launch);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::variant<loaded_module, diagnostic> load_module(const module_ref& ref,
                                                     const module_options& options) {
@@ -529,6 +635,8 @@ std::variant<loaded_module, diagnostic> load_module(const module_ref& ref,
     if (it != cache.end() && it->second.dev == now.dev && it->second.ino == now.ino) {
       handle = it->second.handle;
     } else {
+      if (const auto changed = integrity_problem(p))
+        return module_problem("not checked: " + *changed + ". Check it again to rebuild it.");
       std::string name = p.file;
       if (it != cache.end()) {
         const std::size_t slash = name.find_last_of('/');
@@ -547,32 +655,37 @@ std::variant<loaded_module, diagnostic> load_module(const module_ref& ref,
       cache[p.file] = {handle, now.dev, now.ino};
     }
   }
+  return launchers_of(handle, ref, build_file_shown(p.file));
+}
 
-  using entry_point = const module_info* (*)();
-  auto entry = reinterpret_cast<entry_point>(::dlsym(handle, module_entry_point));
-  const module_info* info = entry ? entry() : nullptr;
-  const std::string rebuild = " Rebuild the checker (cmake --build build) and check again.";
-  if (!info || info->abi_version != module_abi_version)
-    return module_problem("the module " + build_file_shown(p.file) +
-                          " was built for another version of the checker." + rebuild);
-  const bool gpu = ref.backend == backend::gpu;
-  if (info->puzzle_id != ref.spec->id || std::string(info->impl) != impl_name(ref.which) ||
-      std::string(info->backend) != (gpu ? "gpu" : "simulator") ||
-      info->kernel_count != static_cast<int>(ref.spec->kernels.size()))
-    return module_problem("the module " + build_file_shown(p.file) + " does not match puzzle " +
-                          ref.spec->id + " as this checker knows it." + rebuild);
-  loaded_module out;
-  for (int k = 0; k < info->kernel_count; ++k) {
-    const module_kernel& mk = info->kernels[k];
-    const std::vector<int> blocks(mk.blocks, mk.blocks + mk.block_count);
-    if (blocks != ref.spec->kernels[k].blocks ||
-        mk.dtype != static_cast<int>(ref.spec->kernels[k].dtype))
-      return module_problem("the module " + build_file_shown(p.file) +
-                            " was built with other block sizes than this checker expects." +
-                            rebuild);
-    out.launchers.push_back(mk.launch);
+std::variant<std::string, diagnostic> verified_module_bytes(const module_ref& ref,
+                                                            const module_options& options) {
+  const module_paths p = paths_of(ref, options);
+  build_lock lock(p.build_dir, false);
+  const freshness f = check_freshness(p);
+  if (!f.fresh)
+    return module_problem("not checked: " + f.why + " (" + build_file_shown(p.file) +
+                          " is older). Check it again to compile the current source.");
+  const auto bytes = read_file(p.file);
+  if (!bytes) return module_problem(build_file_shown(p.file) + " cannot be read. Check it again.");
+  if (const auto changed = integrity_problem(p, &*bytes))
+    return module_problem("not checked: " + *changed + ". Check it again to rebuild it.");
+  return *bytes;
+}
+
+std::variant<loaded_module, diagnostic> load_module_from_fd(const module_ref& ref,
+                                                            const module_options& options,
+                                                            int fd) {
+  const module_paths p = paths_of(ref, options);
+  const std::string name = "/proc/self/fd/" + std::to_string(fd);
+  void* handle = ::dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* error = ::dlerror();
+    return module_problem("the module of " + p.shown_kernel_file + " (" + build_file_shown(p.file) +
+                          ") could not be loaded in the sandbox: " +
+                          (error ? error : "unknown error") + ".");
   }
-  return out;
+  return launchers_of(handle, ref, build_file_shown(p.file));
 }
 
 }  // namespace tp

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/launch.hpp"
+#include "checker/sandbox.hpp"
 #include "simulator/diagnostic.hpp"
 
 namespace tp {
@@ -25,6 +26,12 @@ struct module_options {
   std::string puzzles_dir;
   // Build a module that is out of date. Without it, an out-of-date module is refused.
   bool build = true;
+  // Compile the stubs' modules in the sandbox (checker/sandbox.hpp), with this memory limit in
+  // MiB; check_isolated runs them in one too. A solution's module is never sandboxed.
+  bool sandbox = false;
+  long memory_mb = sandbox::default_memory_mb;
+  // Compiles a build may run at once; 0: one per core (`grade -j N` shares the cores out).
+  int build_jobs = 0;
 };
 
 struct module_ref {
@@ -38,7 +45,8 @@ struct module_ref {
 std::string shown_kernel_file(const puzzle_spec& spec, impl which, const module_options& options);
 
 // Where a module's files are: the kernel file it is built from (absolute) and the prefix of its
-// build files (`build/modules/vector_add.stub`: .so, .log, .status, .deps, .source, .verdict).
+// build files (`build/modules/vector_add.stub`: .so, .log, .status, .deps, .source, .sha256,
+// .verdict).
 struct module_files {
   std::string kernel_file;
   std::string prefix;
@@ -58,8 +66,12 @@ std::optional<std::string> check_puzzles_dir(const std::string& dir);
 // builds are serialized on a lock in the build directory). For each module, in order: nothing
 // when it is ready to load, or the diagnostic that takes its place (`compile-error`, with the
 // compiler's first errors in a few lines and the path of the full log).
+// A module whose bytes are not what its build made (replaced or changed since: its SHA-256 differs
+// from the one the build recorded beside it, cmake/record-module-hash.cmake) is rebuilt, and
+// `notes`, when given, gets one line per such module, in the order of `refs` ("" for the others).
 std::vector<std::optional<tl::sim::diagnostic>> build_modules(const std::vector<module_ref>& refs,
-                                                              const module_options& options);
+                                                              const module_options& options,
+                                                              std::vector<std::string>* notes = nullptr);
 
 // A loaded module: one launcher per kernel entry of the spec, in the spec's order. A launcher is
 // a tp::sim_launcher for the simulator, a tp::gpu::launcher for the GPU.
@@ -67,9 +79,24 @@ struct loaded_module {
   std::vector<void (*)()> launchers;
 };
 
-// Loads a module built from the current source. An out-of-date module is never loaded: the
-// diagnostic names the file that changed since it was built.
+// The files the last successful compile of a module read (its depfile), absolute.
+std::vector<std::string> module_dependencies(const module_ref& ref, const module_options& options);
+
+// Loads a module built from the current source, whose bytes are what its build made. An
+// out-of-date or changed module is never loaded: the diagnostic names the file that changed.
 std::variant<loaded_module, tl::sim::diagnostic> load_module(const module_ref& ref,
                                                              const module_options& options);
+
+// The bytes of a module built from the current source, read once and checked against the hash
+// its build recorded, for a run in the sandbox (which sees no build directory): the runner loads
+// exactly these bytes.
+std::variant<std::string, tl::sim::diagnostic> verified_module_bytes(const module_ref& ref,
+                                                                     const module_options& options);
+
+// Loads a module from an open file (the sandboxed runner's copy of the verified bytes), with the
+// checks of load_module against the spec.
+std::variant<loaded_module, tl::sim::diagnostic> load_module_from_fd(const module_ref& ref,
+                                                                     const module_options& options,
+                                                                     int fd);
 
 }  // namespace tp

@@ -22,9 +22,30 @@
 # usual case, is one compile, as before. Where the probe fails (a kernel that does not compile) or
 # prints no valid count, the module is compiled once for 4 warps, and the compiler's messages say
 # what is wrong.
+#
+#   sh compile-logged.sh --sandbox PREFIX KERNEL_FILE ...
+# is a stub's compile (cmake/puzzle_modules.cmake): when the checker that started the build asks
+# for the sandbox (TILEPUZZLES_SANDBOX names its program, TILEPUZZLES_SANDBOX_MEMORY_MB the memory
+# limit; checker/sandbox.hpp), every command that reads the stub (the compiler, the GPU module's
+# probe and the probe's run) runs through `tilepuzzles __sandbox-compile`, inside bubblewrap.
+sandbox=
+if [ "$1" = "--sandbox" ]; then
+  sandbox=${TILEPUZZLES_SANDBOX:-}
+  shift
+fi
 prefix=$1
 kernel=$2
 shift 2
+
+# in_sandbox COMMAND ARGS...: the command, in the stub's sandbox when there is one.
+in_sandbox() {
+  if [ -n "$sandbox" ]; then
+    LC_ALL=C "$sandbox" __sandbox-compile --kernel "$kernel" \
+      --memory-mb "${TILEPUZZLES_SANDBOX_MEMORY_MB:-4096}" -- "$@"
+  else
+    LC_ALL=C "$@"
+  fi
+}
 warps=
 if [ "$1" = "--num-warps-of-kernel" ]; then
   probe_cxx=$2
@@ -45,9 +66,9 @@ if [ "$1" = "--num-warps-of-kernel" ]; then
     previous=$arg
   done
   rm -f "$prefix.warps"
-  if LC_ALL=C "$probe_cxx" -DTL_EMULATED_GPU=1 -w "@$prefix.probe.rsp" "$probe_source" \
+  if in_sandbox "$probe_cxx" -DTL_EMULATED_GPU=1 -w "@$prefix.probe.rsp" "$probe_source" \
        -o "$prefix.probe" > "$prefix.probe.log" 2>&1 &&
-     "$prefix.probe" > "$prefix.warps" 2>> "$prefix.probe.log"; then
+     in_sandbox "$prefix.probe" > "$prefix.warps" 2>> "$prefix.probe.log"; then
     # The counts tl can be built for; any other value is refused at compile time with its message
     # (checker/binding.hpp), in whichever unit is built.
     warps=$(grep -E -x '1|2|4|8|16|32' "$prefix.warps" | sort -n -u | tr '\n' ' ')
@@ -85,7 +106,7 @@ compile_unit() {
     set -- "-DTL_NUM_WARPS=$unit_warps" "-DTILEPUZZLES_WARP_COUNTS=$warp_mask" \
         "-DTILEPUZZLES_MODULE_ENTRY=$unit_entry" "$@"
   fi
-  LC_ALL=C "$compiler" "$@" 2>> "$prefix.log.part"
+  in_sandbox "$compiler" "$@" 2>> "$prefix.log.part"
 }
 
 cp -f "$kernel" "$prefix.source.part" 2>/dev/null

@@ -11,8 +11,14 @@
 # Module targets and files, for STEM and IMPL (stub or solution):
 #   tilepuzzles_STEM_IMPL       modules/STEM.IMPL.so      (the simulator, g++)
 #   tilepuzzles_STEM_IMPL_gpu   modules/STEM.IMPL.gpu.so  (the GPU, nvcc)
-# next to each: .log (the compiler's messages), .status, .deps and .source (cmake/compile-logged.sh).
-# The checker (checker/modules.cpp) builds a module through these targets before it loads it.
+# next to each: .log (the compiler's messages), .status, .deps and .source (cmake/compile-logged.sh),
+# and .sha256, the hash of the module as linked (cmake/record-module-hash.cmake). The checker
+# (checker/modules.cpp) builds a module through these targets before it loads it, and loads only
+# a module whose bytes have the recorded hash.
+#
+# A stub's compile goes through the launcher with --sandbox: when the checker asks for it (the
+# TILEPUZZLES_SANDBOX variables in the build's environment, checker/sandbox.hpp), the compiler
+# runs inside bubblewrap and sees only the headers, the stub's directory and its own outputs.
 #
 # Solution modules are part of `all` (the project's own code must always compile); stub modules
 # are not: a learner's stub that does not compile must not break `cmake --build`. The checker
@@ -83,8 +89,11 @@ function(tilepuzzles_module stem impl backend)
     TILEPUZZLES_BINDING_HEADER="checker/bindings/${stem}.hpp"
     TILEPUZZLES_KERNEL_FILE="${kernel_file}"
     TILEPUZZLES_IMPL_${impl_upper}=1)
-  set(launcher sh ${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh ${tilepuzzles_module_dir}/${name}
-      ${kernel_file})
+  set(launcher sh ${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh)
+  if(impl STREQUAL "stub")
+    list(APPEND launcher --sandbox)
+  endif()
+  list(APPEND launcher ${tilepuzzles_module_dir}/${name} ${kernel_file})
   if(backend STREQUAL "gpu")
     # tl is built for the warps per program (TL_NUM_WARPS): the launcher compiles the module once
     # per count its configurations use, which a host-compiled probe of the kernel file prints.
@@ -114,6 +123,11 @@ function(tilepuzzles_module stem impl backend)
   if(impl STREQUAL "stub")
     set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
+  add_custom_command(TARGET ${target} POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -DMODULE=$<TARGET_FILE:${target}>
+            -DRECORD=${tilepuzzles_module_dir}/${name}.sha256
+            -P ${PROJECT_SOURCE_DIR}/cmake/record-module-hash.cmake
+    VERBATIM)
 endfunction()
 
 function(tilepuzzles_puzzle stem)

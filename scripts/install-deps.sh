@@ -3,7 +3,8 @@
 # With --test (scripts/test.sh) it also tries to install Chromium, for the HTML report's browser
 # test; without it that test is skipped, so a Chromium that cannot be installed is only a warning.
 set -euo pipefail
-packages=(cmake g++ make ninja-build libeigen3-dev catch2 libcli11-dev)
+# bubblewrap and libseccomp-dev: the sandbox a stub is compiled and run in (checker/sandbox.hpp).
+packages=(cmake g++ make ninja-build libeigen3-dev catch2 libcli11-dev bubblewrap libseccomp-dev)
 optional=()
 if [ "${1:-}" = "--test" ]; then optional=(chromium); fi
 missing=()

@@ -25,6 +25,9 @@ inline constexpr const char* efficiency_budget = "efficiency-budget";
 inline constexpr const char* nan_inf = "nan-inf";
 inline constexpr const char* crash = "crash";
 inline constexpr const char* compile_error = "compile-error";
+// The stub tried what the sandbox forbids a kernel (open a file, run a program, start a process,
+// use the network, signal another process): checker/syscall_filter.hpp.
+inline constexpr const char* sandbox = "sandbox";
 }  // namespace kind
 
 // One offending lane of a tile operation.

@@ -1,0 +1,321 @@
+#include "checker/sandbox.hpp"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#ifndef TILEPUZZLES_BINARY_DIR
+#error "checker/sandbox.cpp needs the build's definitions (see CMakeLists.txt)"
+#endif
+
+extern char** environ;
+
+namespace tp::sandbox {
+
+namespace {
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+bool is_symlink(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string current_directory() {
+  char buf[PATH_MAX];
+  return ::getcwd(buf, sizeof buf) ? buf : "/";
+}
+
+std::string absolute(const std::string& path, const std::string& cwd) {
+  if (!path.empty() && path.front() == '/') return path;
+  return cwd + "/" + path;
+}
+
+bool under(const std::string& path, const std::string& dir) {
+  return path == dir || path.rfind(dir + "/", 0) == 0;
+}
+
+// bubblewrap: TILEPUZZLES_BWRAP names it (the tests point it at a missing file to act out a
+// machine without one), else the first `bwrap` on PATH.
+std::string bwrap_path() {
+  if (const char* named = std::getenv("TILEPUZZLES_BWRAP"); named && *named) return named;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path && *path ? path : "/usr/bin:/bin";
+  std::size_t at = 0;
+  while (at <= dirs.size()) {
+    const std::size_t colon = dirs.find(':', at);
+    const std::string dir = dirs.substr(at, colon == std::string::npos ? std::string::npos : colon - at);
+    if (!dir.empty() && ::access((dir + "/bwrap").c_str(), X_OK) == 0) return dir + "/bwrap";
+    if (colon == std::string::npos) break;
+    at = colon + 1;
+  }
+  return {};
+}
+
+// Older bubblewraps (before 0.7) have no --size; their /tmp is then bounded by the file-size and
+// memory limits only.
+bool& tmpfs_size_supported() {
+  static bool supported = true;
+  return supported;
+}
+
+// The system's files every sandboxed command needs: programs, libraries, the dynamic linker's
+// cache, the compiler's alternatives. Not /home, /root, /etc at large, nor the project itself.
+void add_system(std::vector<std::string>& args) {
+  args.insert(args.end(), {"--ro-bind", "/usr", "/usr"});
+  for (const char* top : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) {
+    if (is_symlink(top)) {
+      char target[PATH_MAX];
+      const ssize_t n = ::readlink(top, target, sizeof target - 1);
+      if (n <= 0) continue;
+      target[n] = '\0';
+      args.insert(args.end(), {"--symlink", target, top});
+    } else if (exists(top)) {
+      args.insert(args.end(), {"--ro-bind", top, top});
+    }
+  }
+  for (const char* etc : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+                          "/etc/alternatives"})
+    args.insert(args.end(), {"--ro-bind-try", etc, etc});
+}
+
+// The project's headers: what a module's compile includes. Never solutions/ (nor bench/ and
+// tests/, which hold kernels of their own, nor the build).
+void add_project_headers(std::vector<std::string>& args) {
+  const std::string root = TILEPUZZLES_SOURCE_DIR;
+  for (const char* dir : {"tile", "simulator", "checker", "cuda"}) {
+    const std::string path = root + "/" + dir;
+    if (exists(path)) args.insert(args.end(), {"--ro-bind", path, path});
+  }
+}
+
+long parse_long(const char* s, long fallback) {
+  if (!s || !*s) return fallback;
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  return end && *end == '\0' && v > 0 ? v : fallback;
+}
+
+}  // namespace
+
+std::string program() { return std::string(TILEPUZZLES_BINARY_DIR) + "/tilepuzzles"; }
+
+std::vector<std::string> command_line(const view& what, const limits& limit,
+                                      const std::vector<std::string>& command) {
+  std::vector<std::string> args = {bwrap_path(), "--unshare-all", "--cap-drop", "ALL",
+                                   "--die-with-parent", "--new-session", "--clearenv"};
+  const char* path = std::getenv("PATH");
+  args.insert(args.end(), {"--setenv", "PATH", path && *path ? path : "/usr/bin:/bin"});
+  args.insert(args.end(), {"--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+                           "--setenv", "LC_ALL", "C"});
+  add_system(args);
+  args.insert(args.end(), {"--proc", "/proc", "--dev", "/dev"});
+  if (tmpfs_size_supported())
+    args.insert(args.end(), {"--size", std::to_string(limit.scratch_mb * 1024 * 1024)});
+  args.insert(args.end(), {"--tmpfs", "/tmp"});
+  add_project_headers(args);
+  // The program that runs sandboxed checks and applies the limits inside, with its runtime.
+  for (const std::string& file : {program(), std::string(TILEPUZZLES_RUNTIME)})
+    args.insert(args.end(), {"--ro-bind", file, file});
+  for (const std::string& p : what.read_only)
+    if (!p.empty() && exists(p)) args.insert(args.end(), {"--ro-bind", p, p});
+  for (const std::string& p : what.writable)
+    if (!p.empty() && exists(p)) args.insert(args.end(), {"--bind", p, p});
+  args.insert(args.end(), {"--dir", what.chdir, "--chdir", what.chdir});
+  // The limits are set inside, by the program itself: a process count set before bwrap would be
+  // counted against every process of the user on the machine, inside the sandbox only against
+  // the sandbox's own.
+  args.insert(args.end(), {"--", program(), "__limits",
+                           "--memory-mb", std::to_string(limit.memory_mb),
+                           "--cpu-seconds", std::to_string(limit.cpu_seconds),
+                           "--file-mb", std::to_string(limit.file_mb),
+                           "--processes", std::to_string(limit.processes), "--"});
+  args.insert(args.end(), command.begin(), command.end());
+  return args;
+}
+
+void apply_limits(const limits& limit) {
+  auto set = [](int resource, rlim_t value) {
+    struct rlimit r {};
+    if (::getrlimit(resource, &r) != 0) return;
+    // Never above the hard limit the process already has.
+    if (r.rlim_max != RLIM_INFINITY && value > r.rlim_max) value = r.rlim_max;
+    r.rlim_cur = value;
+    r.rlim_max = value;
+    ::setrlimit(resource, &r);
+  };
+  const rlim_t mib = 1024 * 1024;
+  if (limit.memory_mb > 0) set(RLIMIT_AS, static_cast<rlim_t>(limit.memory_mb) * mib);
+  if (limit.cpu_seconds > 0) set(RLIMIT_CPU, static_cast<rlim_t>(limit.cpu_seconds));
+  if (limit.file_mb > 0) set(RLIMIT_FSIZE, static_cast<rlim_t>(limit.file_mb) * mib);
+  if (limit.processes > 0) set(RLIMIT_NPROC, static_cast<rlim_t>(limit.processes));
+  set(RLIMIT_CORE, 0);
+}
+
+ending ending_of(int wait_status) {
+  if (WIFSIGNALED(wait_status)) return {true, WTERMSIG(wait_status)};
+  const int code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : 1;
+  if (code > 128 && code < 128 + 65) return {true, code - 128};
+  return {false, code};
+}
+
+const std::optional<std::string>& unavailable() {
+  static const std::optional<std::string> reason = []() -> std::optional<std::string> {
+#ifndef __linux__
+    return std::string("sandboxes need Linux (bubblewrap and user namespaces)");
+#else
+    if (bwrap_path().empty())
+      return std::string("bubblewrap (bwrap) is not installed: scripts/install-deps.sh installs it");
+    if (::access(bwrap_path().c_str(), X_OK) != 0)
+      return "bubblewrap is not at " + bwrap_path();
+    auto attempt = [](std::string& said) -> int {
+      view v;
+      const std::vector<std::string> args = command_line(v, limits{}, {"/bin/true"});
+      int fds[2];
+      if (::pipe(fds) != 0) return -1;
+      std::fflush(nullptr);
+      const pid_t child = ::fork();
+      if (child < 0) return -1;
+      if (child == 0) {
+        ::dup2(fds[1], 2);
+        ::dup2(fds[1], 1);
+        ::close(fds[0]);
+        ::close(fds[1]);
+        std::vector<char*> argv;
+        for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execv(argv[0], argv.data());
+        std::fprintf(stderr, "could not run %s: %s\n", argv[0], std::strerror(errno));
+        ::_exit(127);
+      }
+      ::close(fds[1]);
+      char buf[1024];
+      for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) break;
+        said.append(buf, static_cast<std::size_t>(n));
+      }
+      ::close(fds[0]);
+      int status = 0;
+      while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+      }
+      return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    std::string said;
+    int status = attempt(said);
+    if (status != 0 && said.find("--size") != std::string::npos) {
+      tmpfs_size_supported() = false;
+      said.clear();
+      status = attempt(said);
+    }
+    if (status == 0) return std::nullopt;
+    while (!said.empty() && said.back() == '\n') said.pop_back();
+    return "bubblewrap could not make one (" + (said.empty() ? "exit status " + std::to_string(status) : said) +
+           ")";
+#endif
+  }();
+  return reason;
+}
+
+std::vector<std::string> compile_environment(bool sandboxed, const limits& limit) {
+  if (!sandboxed) return {};
+  return {"TILEPUZZLES_SANDBOX=" + program(),
+          "TILEPUZZLES_SANDBOX_MEMORY_MB=" + std::to_string(limit.memory_mb)};
+}
+
+int compile_main(int argc, char** argv) {
+  std::string kernel;
+  limits limit;
+  // A compile of any module takes seconds; a compile that takes minutes of CPU is a template
+  // that never ends, or an attack on the grader's machine.
+  limit.cpu_seconds = 600;
+  int at = 2;
+  for (; at < argc; ++at) {
+    const std::string a = argv[at];
+    if (a == "--") {
+      ++at;
+      break;
+    }
+    if (a == "--kernel" && at + 1 < argc) kernel = argv[++at];
+    else if (a == "--memory-mb" && at + 1 < argc) limit.memory_mb = parse_long(argv[++at], limit.memory_mb);
+  }
+  if (at >= argc) {
+    std::fprintf(stderr, "tilepuzzles __sandbox-compile: no command after --\n");
+    return 2;
+  }
+  std::vector<std::string> command(argv + at, argv + argc);
+  const std::string cwd = current_directory();
+  view v;
+  v.chdir = cwd;
+  if (!kernel.empty()) v.read_only.push_back(directory_of(absolute(kernel, cwd)));
+  // The command itself, where it is not one of the system's programs (the GPU module's probe).
+  if (!command[0].empty() && command[0].front() == '/' && !under(command[0], "/usr"))
+    v.read_only.push_back(command[0]);
+  for (std::size_t i = 1; i < command.size(); ++i) {
+    const std::string& a = command[i];
+    const bool next = i + 1 < command.size();
+    if ((a == "-o" || a == "-MF") && next) v.writable.push_back(directory_of(absolute(command[i + 1], cwd)));
+    else if (a == "-include" && next) v.read_only.push_back(directory_of(absolute(command[i + 1], cwd)));
+    else if (a.size() > 1 && a[0] == '@') v.read_only.push_back(absolute(a.substr(1), cwd));
+    else if (a.size() > 2 && a.compare(0, 2, "-o") == 0 && a[2] != '-')
+      v.writable.push_back(directory_of(absolute(a.substr(2), cwd)));
+  }
+  std::vector<std::string> args = command_line(v, limit, command);
+  std::vector<char*> bwrap_argv;
+  for (auto& a : args) bwrap_argv.push_back(a.data());
+  bwrap_argv.push_back(nullptr);
+  std::fflush(nullptr);
+  ::execv(bwrap_argv[0], bwrap_argv.data());
+  std::fprintf(stderr,
+               "tilepuzzles: could not start the compile's sandbox (%s: %s). Check again with "
+               "--no-sandbox to compile without one.\n",
+               bwrap_argv[0], std::strerror(errno));
+  return 127;
+}
+
+int limits_main(int argc, char** argv) {
+  limits limit{0, 0, 0, 0, 0};
+  int at = 2;
+  for (; at < argc; ++at) {
+    const std::string a = argv[at];
+    if (a == "--") {
+      ++at;
+      break;
+    }
+    if (at + 1 >= argc) break;
+    if (a == "--memory-mb") limit.memory_mb = parse_long(argv[++at], 0);
+    else if (a == "--cpu-seconds") limit.cpu_seconds = parse_long(argv[++at], 0);
+    else if (a == "--file-mb") limit.file_mb = parse_long(argv[++at], 0);
+    else if (a == "--processes") limit.processes = parse_long(argv[++at], 0);
+  }
+  if (at >= argc) {
+    std::fprintf(stderr, "tilepuzzles __limits: no command after --\n");
+    return 2;
+  }
+  apply_limits(limit);
+  ::execvp(argv[at], argv + at);
+  std::fprintf(stderr, "tilepuzzles: could not run %s in the sandbox: %s\n", argv[at],
+               std::strerror(errno));
+  return 127;
+}
+
+}  // namespace tp::sandbox

@@ -1,0 +1,77 @@
+// The sandbox of a learner's stub: its module's compile and its run happen inside bubblewrap
+// (Debian's `bubblewrap`, unprivileged user namespaces), which shows them the system's files and
+// the project's headers read-only (never solutions/ nor the build's modules), the student's
+// directory read-only and a private scratch directory (a tmpfs at /tmp), with no network, a PID
+// namespace of their own (nothing they start outlives them, nothing outside can be signalled)
+// and limits on memory, CPU time, file size and process count. The run adds a system-call
+// filter (checker/syscall_filter.*) so that what a stub attempts is stopped and reported.
+// Reference solutions are the project's own code and need none of this.
+//
+// docs/ARCHITECTURE.md ("The sandbox") describes the whole route.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tp::sandbox {
+
+// The address space a sandboxed process may use, unless --memory-limit says otherwise. A check
+// of any puzzle's solution uses well under 1 GiB (docs/ARCHITECTURE.md has the figures) and the
+// compile of the largest module about 1 GiB.
+inline constexpr long default_memory_mb = 4096;
+
+struct limits {
+  long memory_mb = default_memory_mb;  // RLIMIT_AS of each process
+  long cpu_seconds = 0;                // RLIMIT_CPU; 0: none
+  long file_mb = 1024;                 // RLIMIT_FSIZE: the largest file a process may write
+  long processes = 64;                 // RLIMIT_NPROC (not enforced for root: see the docs)
+  long scratch_mb = 1024;              // the size of the private /tmp
+};
+
+// Whether a sandbox can be made on this machine: nothing when it can, else why not (bubblewrap
+// missing, user namespaces off, not Linux). Probed once per process, by making one.
+const std::optional<std::string>& unavailable();
+
+// What a sandbox shows besides the system's files and the project's headers.
+struct view {
+  std::vector<std::string> read_only;  // files or directories, at their own paths
+  std::vector<std::string> writable;   // directories, at their own paths
+  std::string chdir = "/tmp";          // where the command starts (created if missing)
+};
+
+// The bwrap command line that runs `command` in a sandbox with `what` in view.
+std::vector<std::string> command_line(const view& what, const limits& limit,
+                                      const std::vector<std::string>& command);
+
+// Sets the limits on this process (for the forked child about to exec bwrap: bwrap and everything
+// in the sandbox inherit them).
+void apply_limits(const limits& limit);
+
+// The environment a stub module's compile is sandboxed through: cmake/compile-logged.sh, run by
+// the build the checker starts, finds the program and the limit in these variables and runs the
+// compiler through `tilepuzzles __sandbox-compile`. Empty when the compile runs unsandboxed.
+std::vector<std::string> compile_environment(bool sandboxed, const limits& limit);
+
+// The executable that runs sandboxed compiles and checks: this build's `tilepuzzles`.
+std::string program();
+
+// `tilepuzzles __sandbox-compile --kernel FILE [--memory-mb N] -- COMMAND...`: runs one command of a
+// stub module's build (the compiler, or the GPU module's warps probe) in a sandbox that shows the
+// kernel's directory and the headers read-only and the directories of the command's -o and -MF
+// outputs writable. Its exit status is the command's.
+int compile_main(int argc, char** argv);
+
+// `tilepuzzles __limits --memory-mb N --cpu-seconds N --file-mb N --processes N -- COMMAND...`:
+// sets the limits on itself and runs the command; the first command of every sandbox.
+int limits_main(int argc, char** argv);
+
+// How a sandboxed process ended, from bwrap's exit status (bwrap exits with 128 + N when its
+// command was killed by signal N).
+struct ending {
+  bool signalled = false;
+  int code = 0;  // the exit status, or the signal
+};
+ending ending_of(int wait_status);
+
+}  // namespace tp::sandbox
