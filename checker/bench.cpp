@@ -16,6 +16,7 @@
 #include "bench/gpu_bench_abi.hpp"
 #include "checker/bench_report.hpp"
 #include "checker/gpu.hpp"
+#include "checker/modules.hpp"
 #include "checker/registry.hpp"
 #include "checker/svg_plot.hpp"
 
@@ -209,6 +210,20 @@ int run_bench(const bench_args& args) {
     return exit_fail;
   }
   const std::string module = gpu_module;
+  // The module is not part of the default build: its nvcc units take minutes that no test and no
+  // learner without a GPU should wait for. It is brought up to date here, as `check` does with
+  // the puzzle modules (a no-op when nothing changed).
+  const std::string build_log = std::string(TILEPUZZLES_BINARY_DIR) + "/bench-build.log";
+  if (!std::filesystem::exists(module))
+    std::cerr << "tilepuzzles bench: building the GPU benchmark module (nvcc; the first build takes "
+                 "several minutes, its output goes to "
+              << build_log << ")\n";
+  if (build_target("tilepuzzles_bench_gpu_module", build_log) != 0) {
+    std::cerr << "tilepuzzles bench: the GPU benchmark module did not build; the compiler's output "
+                 "is in "
+              << build_log << "\n";
+    return exit_fail;
+  }
   void* handle = ::dlopen(module.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = ::dlerror();

@@ -498,6 +498,14 @@ std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_re
     return result;
   }
 
+  // Every module already built from the current source, and as its build made it: nothing to
+  // build, and no lock to wait for (a build of the main tree waits for every check that reads
+  // it). load_module checks each again under its lock.
+  if (std::all_of(paths.begin(), paths.end(), [](const module_paths& p) {
+        return check_freshness(p).fresh && !integrity_problem(p);
+      }))
+    return result;
+
   bool any_main = false, any_side = false;
   for (const auto& p : paths) (p.build_dir == main_build() ? any_main : any_side) = true;
   // A build of the main tree is exclusive. A student copy's build is a tree of its own that only
@@ -571,6 +579,15 @@ std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_re
     }
   }
   return result;
+}
+
+int build_target(const std::string& target, const std::string& log) {
+  build_lock lock(main_build(), true);
+  std::remove(log.c_str());
+  const long cores = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+  return run_logged({TILEPUZZLES_CMAKE_COMMAND, "--build", main_build(), "--target", target,
+                     "--parallel", std::to_string(cores)},
+                    log);
 }
 
 namespace {

@@ -73,6 +73,10 @@ std::vector<std::optional<tl::sim::diagnostic>> build_modules(const std::vector<
                                                               const module_options& options,
                                                               std::vector<std::string>* notes = nullptr);
 
+// Builds one target of the main build (the GPU benchmark module, which `bench` builds on
+// demand), serialized with the module builds; the build's output goes to `log`. Its exit status.
+int build_target(const std::string& target, const std::string& log);
+
 // A loaded module: one launcher per kernel entry of the spec, in the spec's order. A launcher is
 // a tp::sim_launcher for the simulator, a tp::gpu::launcher for the GPU.
 struct loaded_module {

@@ -43,23 +43,35 @@ get_filename_component(tilepuzzles_puzzles_dir "${TILEPUZZLES_PUZZLES_DIR}" ABSO
 # do: its vectorizer's "very cheap" cost model leaves these loops scalar. The floating-point
 # results are the same bits at any level: no fast-math, no FMA contraction (-ffp-contract=off),
 # and the vectorizer never reassociates a float sum without -ffast-math.
-set(tilepuzzles_module_flags
-    -O1 -fstrict-aliasing -ftree-vectorize -finline-small-functions -fvisibility=hidden)
+set(tilepuzzles_module_optimization -O1 -fstrict-aliasing -ftree-vectorize -finline-small-functions)
+set(tilepuzzles_module_flags ${tilepuzzles_module_optimization} -fvisibility=hidden)
 
 # The headers every simulator module compiles, precompiled once: the tile language, the simulator
 # and the checker's launcher. REUSE_FROM needs the same flags, so this target is a module like the
-# others (its source is empty).
-add_library(tilepuzzles_module_pch MODULE ${PROJECT_SOURCE_DIR}/checker/module_pch.cpp)
-target_link_libraries(tilepuzzles_module_pch PRIVATE tilepuzzles_simulator)
-target_compile_options(tilepuzzles_module_pch PRIVATE ${tilepuzzles_module_flags})
-target_precompile_headers(tilepuzzles_module_pch PRIVATE
-  <cmath> <limits> <tuple> <utility> <vector>
-  ${PROJECT_SOURCE_DIR}/checker/module_abi.hpp
-  ${PROJECT_SOURCE_DIR}/checker/sim_launch.hpp)
-# No <target>_EXPORTS macro: it would differ between this target and the modules, and g++ uses a
-# precompiled header only where the macros defined before it are the same.
-set_target_properties(tilepuzzles_module_pch PROPERTIES
-  LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}/pch DEFINE_SYMBOL "")
+# others (its source is empty). A modules-only build of another puzzles directory uses the main
+# build's (the same compiler, flags and headers): each student's copy would otherwise compile its
+# own, which takes longer than most of its modules.
+if(TILEPUZZLES_MODULES_ONLY)
+  get_filename_component(tilepuzzles_main_build "${TILEPUZZLES_RUNTIME}" DIRECTORY)
+  set(tilepuzzles_main_pch
+      ${tilepuzzles_main_build}/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx)
+  if(NOT EXISTS ${tilepuzzles_main_pch}.gch)
+    message(FATAL_ERROR "${tilepuzzles_main_pch}.gch is missing: build the main build's "
+                        "tilepuzzles_module_pch first")
+  endif()
+else()
+  add_library(tilepuzzles_module_pch MODULE ${PROJECT_SOURCE_DIR}/checker/module_pch.cpp)
+  target_link_libraries(tilepuzzles_module_pch PRIVATE tilepuzzles_simulator)
+  target_compile_options(tilepuzzles_module_pch PRIVATE ${tilepuzzles_module_flags})
+  target_precompile_headers(tilepuzzles_module_pch PRIVATE
+    <cmath> <limits> <tuple> <utility> <vector>
+    ${PROJECT_SOURCE_DIR}/checker/module_abi.hpp
+    ${PROJECT_SOURCE_DIR}/checker/sim_launch.hpp)
+  # No <target>_EXPORTS macro: it would differ between this target and the modules, and g++ uses a
+  # precompiled header only where the macros defined before it are the same.
+  set_target_properties(tilepuzzles_module_pch PROPERTIES
+    LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}/pch DEFINE_SYMBOL "")
+endif()
 
 # A GPU module's compile runs the launcher and its probe: rebuilt when either changes.
 set_source_files_properties(${PROJECT_SOURCE_DIR}/checker/gpu_module.cu PROPERTIES OBJECT_DEPENDS
@@ -118,9 +130,16 @@ function(tilepuzzles_module stem impl backend)
     target_compile_options(${target} PRIVATE ${tilepuzzles_module_flags})
     if(TARGET tilepuzzles_module_pch)
       target_precompile_headers(${target} REUSE_FROM tilepuzzles_module_pch)
+    elseif(tilepuzzles_main_pch)
+      target_compile_options(${target} PRIVATE -Winvalid-pch -include ${tilepuzzles_main_pch})
     endif()
   endif()
   if(impl STREQUAL "stub")
+    set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
+  elseif(backend STREQUAL "gpu" AND NOT (TILEPUZZLES_GPU_TESTS OR tilepuzzles_gpu_found)
+         AND NOT stem IN_LIST tilepuzzles_gpu_solution_modules_in_all)
+    # No GPU to run it here: the test kernels' nvcc unit (tests/gpu/kernels.cu) compiles every
+    # solution for 4 warps already, and `check --gpu` builds this module when it needs it.
     set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   add_custom_command(TARGET ${target} POST_BUILD
@@ -129,6 +148,11 @@ function(tilepuzzles_module stem impl backend)
             -P ${PROJECT_SOURCE_DIR}/cmake/record-module-hash.cmake
     VERBATIM)
 endfunction()
+
+# The GPU solution modules a build without a GPU still compiles: the module's own code (its
+# launcher, the warp-count probe, one unit per warp count) and flash attention's 8-warp programs
+# on wgmma, which the 4-warp test unit does not build.
+set(tilepuzzles_gpu_solution_modules_in_all flash_attention)
 
 function(tilepuzzles_puzzle stem)
   cmake_parse_arguments(PARSE_ARGV 1 arg "GPU" "" "")

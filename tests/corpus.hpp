@@ -10,7 +10,10 @@
 //
 // (the binding names checker/bindings/<stem>.hpp; the text after the kind, when not empty, must
 // appear in the report's message). Kernels templated on their element type first (flash-attention's
-// template <class T, int...>) register with TP_WRONG_TYPED and TP_TWIN_TYPED. tests/corpus.cpp holds the corpus as a whole to its promises.
+// template <class T, int...>) register with TP_WRONG_TYPED and TP_TWIN_TYPED. A wrong kernel is
+// checked with the puzzle's first block sizes only, or its first few with
+// TP_WRONG_FIRST_CONFIGS (tests/check_as_puzzle.hpp says why); a twin with all of them.
+// tests/corpus.cpp holds the corpus as a whole to its promises.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -47,20 +50,23 @@ inline std::set<std::string>& tested_groups() {
   return groups;
 }
 
-template <template <int...> class Kernel, class Binding>
+// Count: how many of the puzzle's block sizes, from the first, the kernel is checked with
+// (check_as_puzzle.hpp): a wrong kernel's up to the one it fails on, a twin's all of them.
+template <template <int...> class Kernel, class Binding, std::size_t Count>
 bool add(const char* group, const char* kernel, const char* expect, const char* message,
          bool isolated = false) {
   entries().push_back({group, Binding::id, kernel, expect, message,
-                       [] { return as_puzzle::puzzle_with<Kernel, Binding>(Binding::id); },
+                       [] { return as_puzzle::puzzle_with<Kernel, Binding, Count>(Binding::id); },
                        isolated});
   return true;
 }
 
 // The same for a kernel templated on its element type first (template <class T, int...>).
-template <template <class, int...> class Kernel, class Binding>
+template <template <class, int...> class Kernel, class Binding, std::size_t Count>
 bool add_typed(const char* group, const char* kernel, const char* expect, const char* message) {
-  entries().push_back({group, Binding::id, kernel, expect, message,
-                       [] { return as_puzzle::typed_puzzle_with<Kernel, Binding>(Binding::id); }});
+  entries().push_back(
+      {group, Binding::id, kernel, expect, message,
+       [] { return as_puzzle::typed_puzzle_with<Kernel, Binding, Count>(Binding::id); }});
   return true;
 }
 
@@ -137,25 +143,31 @@ inline void check_group(const std::string& group) {
 // `text` (may be "").
 #define TP_WRONG(Kernel, stem, kind, text)                                                     \
   static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
-      corpus::add<wrong::Kernel, tp::bindings::stem>(corpus_group, #Kernel, kind, text)
+      corpus::add<wrong::Kernel, tp::bindings::stem, 1>(corpus_group, #Kernel, kind, text)
+// The same for a wrong kernel that passes the puzzle's first block sizes: checked with its first
+// `configs` block sizes.
+#define TP_WRONG_FIRST_CONFIGS(Kernel, stem, configs, kind, text)                              \
+  static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
+      corpus::add<wrong::Kernel, tp::bindings::stem, configs>(corpus_group, #Kernel, kind, text)
 // The same, checked in a child process: a kernel that crashes or never ends.
 #define TP_WRONG_ISOLATED(Kernel, stem, kind, text)                                            \
   static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
-      corpus::add<wrong::Kernel, tp::bindings::stem>(corpus_group, #Kernel, kind, text, true)
+      corpus::add<wrong::Kernel, tp::bindings::stem, 1>(corpus_group, #Kernel, kind, text, true)
 // The same for a kernel templated on its element type first (flash-attention's).
 #define TP_WRONG_TYPED(Kernel, stem, kind, text)                                               \
   static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
-      corpus::add_typed<wrong::Kernel, tp::bindings::stem>(corpus_group, #Kernel, kind, text)
-// A correct twin: Kernel checked as puzzle <stem> must pass.
+      corpus::add_typed<wrong::Kernel, tp::bindings::stem, 1>(corpus_group, #Kernel, kind, text)
+// A correct twin: Kernel checked as puzzle <stem> must pass, with every block size.
 #define TP_TWIN(Kernel, stem)                                                                  \
   static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
-      corpus::add<twin::Kernel, tp::bindings::stem>(corpus_group, #Kernel, "solved", "")
+      corpus::add<twin::Kernel, tp::bindings::stem, as_puzzle::all_configs>(                 \
+          corpus_group, #Kernel, "solved", "")
 
 #define TP_TWIN_TYPED(Kernel, stem)                                                            \
   static const bool TP_CORPUS_CONCAT(corpus_entry_, __LINE__) =                               \
-      corpus::add_typed<twin::Kernel, tp::bindings::stem>(corpus_group, #Kernel, "solved", "")
+      corpus::add_typed<twin::Kernel, tp::bindings::stem, as_puzzle::all_configs>(           \
+          corpus_group, #Kernel, "solved", "")
 
-// The ctest test of this file's group.
 #define TP_CORPUS_TESTS(name)                                                                  \
   static const bool TP_CORPUS_CONCAT(corpus_tests_, __LINE__) = corpus::add_test(name);       \
   TEST_CASE("Corpus " name ": each wrong kernel fails with its kind on 20 seeds, each twin "   \

@@ -7,7 +7,6 @@
 
 #include "checker/bindings/flash_attention.hpp"
 #include "check_as_puzzle.hpp"
-#include "solutions/flash_attention.hpp"
 
 namespace wrong {
 
@@ -98,7 +97,9 @@ struct AttentionTwoPasses {
 
 namespace {
 using binding = tp::bindings::flash_attention;
+using as_puzzle::check_solution;
 using as_puzzle::check_typed_as;
+using as_puzzle::check_typed_wrong;
 using as_puzzle::the_diagnostic;
 using wrong::attention_bug;
 }  // namespace
@@ -107,12 +108,11 @@ TEST_CASE("Known-wrong flash-attention kernels fail with their diagnostic", "[kn
   SECTION("the correct twins pass, in float16 and bfloat16") {
     CHECK(check_typed_as<wrong::Attention<attention_bug::none>::Kernel, binding>("flash-attention")
               .status == tp::status::solved);
-    CHECK(check_typed_as<solutions::FlashAttention, binding>("flash-attention").status ==
-          tp::status::solved);
+    CHECK(check_solution("flash-attention").status == tp::status::solved);
   }
   SECTION("no causal mask: wrong-result in the first causal case with more than one key") {
-    const auto report = check_typed_as<wrong::Attention<attention_bug::no_causal_mask>::Kernel,
-                                       binding>("flash-attention");
+    const auto report = check_typed_wrong<wrong::Attention<attention_bug::no_causal_mask>::Kernel,
+                                          binding>("flash-attention");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "wrong-result");
     CHECK(d.buffer == "o");
@@ -120,17 +120,17 @@ TEST_CASE("Known-wrong flash-attention kernels fail with their diagnostic", "[kn
     CHECK_THAT(d.message, Catch::Contains("float16"));
   }
   SECTION("exp where the log2(e) scale asks for exp2: wrong-result") {
-    const auto report = check_typed_as<wrong::Attention<attention_bug::exp_for_exp2>::Kernel,
-                                       binding>("flash-attention");
+    const auto report = check_typed_wrong<wrong::Attention<attention_bug::exp_for_exp2>::Kernel,
+                                          binding>("flash-attention");
     CHECK(the_diagnostic(report).kind == "wrong-result");
   }
   SECTION("no running maximum: the large scores overflow, nan-inf") {
-    const auto report = check_typed_as<wrong::Attention<attention_bug::no_running_max>::Kernel,
-                                       binding>("flash-attention");
+    const auto report = check_typed_wrong<wrong::Attention<attention_bug::no_running_max>::Kernel,
+                                          binding>("flash-attention");
     CHECK(the_diagnostic(report).kind == "nan-inf");
   }
   SECTION("two passes over the keys: efficiency-budget") {
-    const auto report = check_typed_as<wrong::AttentionTwoPasses, binding>("flash-attention");
+    const auto report = check_typed_wrong<wrong::AttentionTwoPasses, binding>("flash-attention");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "efficiency-budget");
     CHECK_THAT(d.message, Catch::Contains("an element of k 2 times"));

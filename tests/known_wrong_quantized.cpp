@@ -5,7 +5,6 @@
 
 #include "checker/bindings/matmul_int4.hpp"
 #include "check_as_puzzle.hpp"
-#include "solutions/matmul_int4.hpp"
 
 namespace wrong {
 
@@ -58,6 +57,8 @@ struct Int4 {
 namespace {
 using binding = tp::bindings::matmul_int4;
 using as_puzzle::check_as;
+using as_puzzle::check_solution;
+using as_puzzle::check_wrong;
 using as_puzzle::the_diagnostic;
 }  // namespace
 
@@ -65,35 +66,35 @@ TEST_CASE("Known-wrong matmul-int4 kernels fail with their diagnostic", "[known-
   SECTION("the correct twin: 4-bit steps, lowest value first, & 0xF, minus the zero point") {
     CHECK(check_as<wrong::Int4<4, false, 0xF, true>::Kernel, binding>("matmul-int4").status ==
           tp::status::solved);
-    CHECK(check_as<solutions::MatmulInt4, binding>("matmul-int4").status == tp::status::solved);
+    CHECK(check_solution("matmul-int4").status == tp::status::solved);
   }
   SECTION("the values unpacked highest first (a wrong shift): wrong-result") {
-    const auto report = check_as<wrong::Int4<4, true, 0xF, true>::Kernel, binding>("matmul-int4");
+    const auto report = check_wrong<wrong::Int4<4, true, 0xF, true>::Kernel, binding>("matmul-int4");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "wrong-result");
     CHECK(d.buffer == "z");
     CHECK(report.sizes == std::vector<int>{1, 1, 64});
   }
   SECTION("shifts of 8 bits per value: index-overflow at the shift by 32") {
-    const auto report = check_as<wrong::Int4<8, false, 0xF, true>::Kernel, binding>("matmul-int4");
+    const auto report = check_wrong<wrong::Int4<8, false, 0xF, true>::Kernel, binding>("matmul-int4");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "index-overflow");
     CHECK_THAT(d.message, Catch::Contains("shifts an int32 by 32"));
   }
   SECTION("a 3-bit mask (& 0x7): the values 8 to 15 come out wrong") {
-    const auto report = check_as<wrong::Int4<4, false, 0x7, true>::Kernel, binding>("matmul-int4");
+    const auto report = check_wrong<wrong::Int4<4, false, 0x7, true>::Kernel, binding>("matmul-int4");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "wrong-result");
     CHECK(report.sizes == std::vector<int>{1, 1, 64});
   }
   SECTION("no mask at all: a whole word minus its zero point leaves int32: index-overflow") {
-    const auto report = check_as<wrong::Int4<4, false, -1, true>::Kernel, binding>("matmul-int4");
+    const auto report = check_wrong<wrong::Int4<4, false, -1, true>::Kernel, binding>("matmul-int4");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "index-overflow");
     CHECK_THAT(d.message, Catch::Contains("leaves int32"));
   }
   SECTION("the zero point left out: wrong-result") {
-    const auto report = check_as<wrong::Int4<4, false, 0xF, false>::Kernel, binding>("matmul-int4");
+    const auto report = check_wrong<wrong::Int4<4, false, 0xF, false>::Kernel, binding>("matmul-int4");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "wrong-result");
     CHECK(report.sizes == std::vector<int>{1, 1, 64});

@@ -82,7 +82,7 @@ using cli_support::parse_json;
 TEST_CASE("A kernel that stores nothing is told what it did instead", "[reports]") {
   using binding = tp::bindings::vector_add;
   SECTION("one that returns before its store ran loads and stored nothing to z") {
-    const auto report = check_as<wrong::VectorAddReturningEarly, binding>("vector-add");
+    const auto report = check_wrong<wrong::VectorAddReturningEarly, binding>("vector-add");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "unwritten-output");
     CHECK(report.status == tp::status::failed);
@@ -95,14 +95,14 @@ TEST_CASE("A kernel that stores nothing is told what it did instead", "[reports]
     CHECK_THAT(tp::report_line(report), Catch::Contains("FAILED"));
   }
   SECTION("one whose store masks every lane off is told to look at the mask") {
-    const auto report = check_as<wrong::VectorAddMaskingEveryLane, binding>("vector-add");
+    const auto report = check_wrong<wrong::VectorAddMaskingEveryLane, binding>("vector-add");
     const auto& d = the_diagnostic(report);
     CHECK(d.kind == "unwritten-output");
     CHECK_THAT(d.message, Catch::Contains("stored nothing to z"));
     CHECK_THAT(d.message, Catch::Contains("every lane masked off (32 lanes)"));
   }
   SECTION("an empty kernel is still not solved, and told to write it") {
-    const auto report = check_as<wrong::VectorAddNotWritten, binding>("vector-add");
+    const auto report = check_wrong<wrong::VectorAddNotWritten, binding>("vector-add");
     REQUIRE(report.diagnostics.size() == 1);
     CHECK(report.status == tp::status::not_solved);
     CHECK(report.diagnostics[0].kind == "not-solved");

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -229,10 +230,12 @@ TEST_CASE("every GPU-capable puzzle's solution matches the reference, every case
 TEST_CASE("the solutions give the same results with every number of warps from 1 to 32",
           "[gpu][warps]") {
   std::set<int> warp_counts;
+  std::map<std::string, std::set<int>> counts_of_puzzle;
   for (const auto& [key, launch] : kernels_under_test().solutions_by_warps) {
     const auto& [id, blocks, warps] = key;
     const auto& spec = spec_of(id);
     warp_counts.insert(warps);
+    counts_of_puzzle[id].insert(warps);
     for (std::size_t c = 0; c < spec.cases.size(); ++c) {
       if (!spec.runs(spec.cases[c].sizes, blocks)) continue;
       const std::string problem = run_case(spec, c, blocks, launch);
@@ -243,6 +246,11 @@ TEST_CASE("the solutions give the same results with every number of warps from 1
   // Every count this executable was built for: 1 to 32 but for a GPU test build without a GPU
   // (TILEPUZZLES_GPU_TEST_WARPS in tests/CMakeLists.txt), whose tests are skipped.
   CHECK(warp_counts == std::set<int>{TILEPUZZLES_WARP_COUNTS});
+  // And every puzzle's solution with each of them (with some of its block sizes at least).
+  for (const auto& [key, launch] : kernels_under_test().solutions) {
+    INFO(std::get<0>(key));
+    CHECK(counts_of_puzzle[std::get<0>(key)] == warp_counts);
+  }
 }
 
 TEST_CASE("a kernel that stores nothing, as the shipped stubs do, leaves its outputs poisoned, "
