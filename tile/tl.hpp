@@ -24,6 +24,7 @@
 #include "cuda/backend.cuh"
 #endif
 
+#include "tile/descriptor.hpp"
 #include "tile/ops.hpp"
 #include "tile/print.hpp"
 #include "tile/tile.hpp"
