@@ -17,6 +17,7 @@
 #include "checker/device_tensors.hpp"
 #include "checker/launch.hpp"
 #include "cuda/shared_arena.cuh"
+#include "cuda/tensor_maps.cuh"
 
 namespace tp::gpu {
 
@@ -176,6 +177,10 @@ std::string launch(const launch_request& request) {
       return describe(e, ("copying " + t.name + " to the GPU").c_str());
   }
   const dim3 grid(request.grid[0], request.grid[1], request.grid[2]);
+  // Global memory for the tensor maps the kernel's descriptors build (cuda/tensor_maps.cuh).
+  if (auto problem = tl::cuda::provide_tensor_maps(1LL * request.grid[0] * request.grid[1] * request.grid[2]);
+      !problem.empty())
+    return problem;
   std::string arena_error;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     constexpr auto function = program<Kernel, std::tuple_element_t<I, params>...>;

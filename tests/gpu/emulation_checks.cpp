@@ -1,13 +1,17 @@
 // The host emulation of the CUDA pieces the GPU backend uses (cuda/host_emulation.hpp) does what
 // a GPU does where the parity tests rely on it, and reports a barrier that not every thread of a
-// block reaches instead of hanging.
+// block reaches instead of hanging (and an mbarrier wait that nothing completes).
 #define TL_EMULATED_GPU 1
 #include "cuda/host_emulation.hpp"
+#include "cuda/arch/tma.cuh"
 #include "cuda/shared_arena.cuh"
 #include "cuda/wgmma.cuh"
+#include "tests/gpu/launch_emulated.hpp"
+#include "tests/kernels/descriptor.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -100,4 +104,118 @@ TEST_CASE("a wgmma descriptor of an address further on is the first one's plus t
   // within the shared window.
   const std::uint64_t last = wgmma_descriptor(256 * 1024 - 16, 16, 1024, 128);
   CHECK(wgmma_descriptor(256 * 1024, 16, 1024, 128) != ((last >> 32) << 32 | (static_cast<std::uint32_t>(last) + 1)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The copy engine (cuda/arch/tma.cuh): an [R, C] float tensor, a [4, 8] box of it at row 3,
+// column 6 (its last two columns and last row outside), copied by thread 0 on an mbarrier.
+
+namespace {
+
+constexpr int R = 6, C = 12, box_rows = 4, box_cols = 8;
+
+struct copy_seen {
+  std::string error;
+  float before_wait = 0;             // box[0] as thread 0 saw it before any wait
+  std::vector<float> after_wait;     // the box as each thread saw its element after its wait
+};
+
+// `expected_bytes` the bytes thread 0 arms the barrier with; `parity` the phase the threads wait for.
+copy_seen copy_a_box(unsigned expected_bytes, unsigned parity) {
+  static std::vector<float> tensor;
+  tensor.resize(R * C);
+  for (int i = 0; i < R * C; ++i) tensor[i] = 1.0f + static_cast<float>(i);
+  alignas(128) static unsigned char map[128];
+  struct box_key;
+  struct barrier_key;
+  struct staging_key;
+  copy_seen seen;
+  seen.after_wait.assign(box_rows * box_cols, NAN);
+  tl::emulation::block block;
+  seen.error = block.run({0, 0, 0}, {1, 1, 1}, 32, [&] {
+    namespace arch = tl::cuda::arch;
+    auto* box = reinterpret_cast<float*>(tl::cuda::shared_region<box_key, box_rows * box_cols * 4>());
+    auto* bar = reinterpret_cast<std::uint64_t*>(tl::cuda::shared_region<barrier_key, 8>());
+    arch::tensor_map_fields f{};
+    f.base = tensor.data();
+    f.rank = 2;
+    f.element_bytes = 4;
+    f.box[0] = box_cols;
+    f.box[1] = box_rows;
+    f.dims[0] = C;
+    f.dims[1] = R;
+    f.strides[0] = C * 4;
+    arch::tensor_map_build(tl::cuda::shared_region<staging_key, 128>(), map, f);
+    const int me = static_cast<int>(threadIdx.x);
+    if (me == 0) {
+      for (int i = 0; i < box_rows * box_cols; ++i) box[i] = -1.0f;
+      arch::mbarrier_init(bar, 1);
+      arch::mbarrier_arrive_expect_tx(bar, expected_bytes);
+      arch::tma_load<2>(box, map, {6, 3}, bar);
+      seen.before_wait = box[0];
+    }
+    __syncthreads();
+    arch::mbarrier_wait_parity(bar, parity);
+    seen.after_wait[me] = box[me];
+  });
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("an emulated tensor copy lands when a thread waits on its barrier, with zeros for the "
+          "box's elements outside the tensor",
+          "[emulation][tma]") {
+  const copy_seen seen = copy_a_box(box_rows * box_cols * 4, 0);
+  REQUIRE(seen.error.empty());
+  CHECK(seen.before_wait == -1.0f);  // issued, not landed: no wait covered it yet
+  for (int i = 0; i < box_rows * box_cols; ++i) {
+    const int row = 3 + i / box_cols, col = 6 + i % box_cols;
+    INFO("box element " << i);
+    CHECK(seen.after_wait[i] == (row < R && col < C ? 1.0f + static_cast<float>(row * C + col) : 0.0f));
+  }
+}
+
+TEST_CASE("a flipped parity waits for the phase before, which is complete: the box is read before "
+          "the copy lands",
+          "[emulation][tma]") {
+  const copy_seen seen = copy_a_box(box_rows * box_cols * 4, 1);
+  INFO(seen.error);
+  REQUIRE(seen.error.empty());
+  for (float v : seen.after_wait) CHECK(v == -1.0f);
+}
+
+TEST_CASE("an mbarrier wait that nothing completes (more bytes expected than the copy brings) is "
+          "reported, not hung",
+          "[emulation][tma]") {
+  const copy_seen seen = copy_a_box(2 * box_rows * box_cols * 4, 0);
+  CHECK_THAT(seen.error, Catch::Contains("an mbarrier wait never completes: 32 of the block's 32 threads"));
+}
+
+TEST_CASE("descriptors whose strides the copy engine takes get tensor maps in the emulation, and "
+          "the others none",
+          "[emulation][tma][descriptor]") {
+  // [10, 20] floats: rows of 80 bytes, so x's and y's descriptors and those of z's 16-byte
+  // aligned regions take the copy engine, until the program has made maps_per_program; the
+  // transposed view (innermost stride 20) never does.
+  using kernel = test_kernels::Descriptors<float, 10, 20, 4, 8, 4>;
+  std::vector<tp::tensor> tensors;
+  std::vector<float> x(kernel::tile), y(kernel::tile);
+  for (int i = 0; i < kernel::tile; ++i) {
+    x[i] = static_cast<float>(i % 17 - 8);
+    y[i] = static_cast<float>(i % 13);
+  }
+  tensors.push_back({"x", {kernel::tile}, x, false});
+  tensors.push_back({"y", {kernel::tile}, y, false});
+  tensors.push_back({"z", {kernel::outputs}, std::vector<float>(kernel::outputs), true});
+  tp::launch_request request;
+  request.tensors = &tensors;
+  request.sizes = {kernel::tile};
+  REQUIRE(tp::emulated::launch<kernel>(request).empty());
+  const auto maps = tl::cuda::launch_tensor_maps;
+  REQUIRE(maps.base != nullptr);
+  const auto* header = reinterpret_cast<const unsigned*>(maps.base);
+  CHECK(header[0] == maps.epoch);
+  CHECK(header[1] == static_cast<unsigned>(tl::cuda::maps_per_program));
+  for (float v : tensors[2].values) REQUIRE_FALSE(std::isnan(v));
 }
