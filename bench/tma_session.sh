@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tensor descriptors' GPU checks in one call (issue 29): build the GPU tests for the warp
 # counts their descriptor kernels use, run the descriptor parity tests and then every GPU test,
-# and compute-sanitizer's four tools on the descriptor tests. Run from the repository root on a
+# compute-sanitizer's four tools on the descriptor tests, and bench/descriptor_probe.cu (a copy
+# through descriptors and through plain loads, timed beside cudaMemcpy). Run from the repository root on a
 # machine with an NVIDIA GPU (sm_90a) and nvcc:
 #
 #   bash bench/tma_session.sh [OUTPUT_DIR]
@@ -55,4 +56,11 @@ for tool in memcheck racecheck synccheck initcheck; do
   echo "exit $?" >> "$out/$tool.txt"
   grep -E "ERROR SUMMARY|exit [0-9]+|All tests passed|test cases" "$out/$tool.txt" | tail -3 | tee -a "$summary"
 done
+say "== a copy through descriptors and through plain loads (bench/descriptor_probe.cu) ($(elapsed))"
+if nvcc -std=c++20 --expt-relaxed-constexpr -gencode=arch=compute_90a,code=sm_90a -O3 -I . \
+    -I /tmp/tilepuzzles-deps/usr/include/eigen3 -I /usr/include/eigen3 -o /tmp/descriptor_probe \
+    bench/descriptor_probe.cu > "$out/probe.txt" 2>&1; then
+  /tmp/descriptor_probe >> "$out/probe.txt" 2>&1
+fi
+tee -a "$summary" < "$out/probe.txt"
 say "done ($(elapsed))"
