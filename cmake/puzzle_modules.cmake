@@ -2,10 +2,11 @@
 # (shared libraries that the checker loads with dlopen), so a stub that does not compile costs
 # only its own puzzle. docs/ARCHITECTURE.md ("Puzzle modules") explains the design.
 #
-#   tilepuzzles_puzzle(STEM [GPU])
+#   tilepuzzles_puzzle(STEM ID gpu|simulator)
 #
 # declares the puzzle whose files are puzzles/STEM.hpp, solutions/STEM.hpp and
-# checker/bindings/STEM.hpp. GPU means the CUDA backend runs its kernels: the one switch per puzzle
+# checker/specs/STEM.hpp (its binding), called for each line of checker/puzzle_list.def
+# (cmake/puzzle_list.cmake). gpu means the CUDA backend runs its kernels: the one switch per puzzle
 # that turns on its GPU modules (only in builds with TILEPUZZLES_CUDA).
 #
 # Module targets and files, for STEM and IMPL (stub or solution):
@@ -98,7 +99,7 @@ function(tilepuzzles_module stem impl backend)
   string(TOUPPER ${impl} impl_upper)
   target_compile_definitions(${target} PRIVATE
     TILEPUZZLES_BINDING=${stem}
-    TILEPUZZLES_BINDING_HEADER="checker/bindings/${stem}.hpp"
+    TILEPUZZLES_BINDING_HEADER="checker/specs/${stem}.hpp"
     TILEPUZZLES_KERNEL_FILE="${kernel_file}"
     TILEPUZZLES_IMPL_${impl_upper}=1)
   set(launcher sh ${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh)
@@ -154,17 +155,8 @@ endfunction()
 # on wgmma, which the 4-warp test unit does not build.
 set(tilepuzzles_gpu_solution_modules_in_all flash_attention)
 
-function(tilepuzzles_puzzle stem)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "GPU" "" "")
-  # The id comes from the binding, the one source of a puzzle's compile-time facts.
-  set(binding ${PROJECT_SOURCE_DIR}/checker/bindings/${stem}.hpp)
-  file(STRINGS ${binding} id_line REGEX "constexpr const char\\* id = \"[^\"]+\"")
-  string(REGEX MATCH "\"([^\"]+)\"" _ "${id_line}")
-  if(NOT CMAKE_MATCH_1)
-    message(FATAL_ERROR "${binding}: no `static constexpr const char* id = \"...\";` line")
-  endif()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${binding})
-  set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_ids ${CMAKE_MATCH_1})
+function(tilepuzzles_puzzle stem id backend)
+  set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_ids ${id})
   set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_stems ${stem})
 
   foreach(impl stub solution)
@@ -172,9 +164,8 @@ function(tilepuzzles_puzzle stem)
       tilepuzzles_module(${stem} ${impl} simulator)
     endif()
   endforeach()
-  if(arg_GPU)
-    set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_stems ${stem})
-    set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_ids ${CMAKE_MATCH_1})
+  if(backend STREQUAL "gpu")
+    set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_ids ${id})
     if(TILEPUZZLES_CUDA)
       foreach(impl stub solution)
         if(NOT (TILEPUZZLES_MODULES_ONLY AND impl STREQUAL "solution"))

@@ -1,4 +1,5 @@
-// The puzzle specs, and the helpers they share: Eigen views of tensors and common budgets.
+// What the puzzle specs (checker/specs/STEM.hpp) share: Eigen views of tensors, fills, common
+// budgets, and the cases of the two long softmaxes.
 #pragma once
 
 #include <Eigen/Dense>
@@ -7,32 +8,35 @@
 #include <string>
 #include <vector>
 
+#include "checker/binding.hpp"
+#include "checker/puzzle_list.hpp"
 #include "checker/spec.hpp"
 
 namespace tp::specs {
 
-// In curriculum order.
-const puzzle_spec& constant_add();
-const puzzle_spec& constant_add_block();
-const puzzle_spec& vector_add();
-const puzzle_spec& outer_add();
-const puzzle_spec& outer_add_block();
-const puzzle_spec& outer_mul_relu();
-const puzzle_spec& outer_mul_relu_backward();
-const puzzle_spec& long_sum();
-const puzzle_spec& long_softmax_3loop();
-const puzzle_spec& long_softmax_2loop();
-const puzzle_spec& softmax_fused();
-const puzzle_spec& flash_attention_simple();
-const puzzle_spec& conv2d();
-const puzzle_spec& matmul();
-const puzzle_spec& matmul_int4();
-const puzzle_spec& flash_attention();
+// A puzzle's spec from its line of checker/puzzle_list.def (id, number, title, its files), its
+// binding (the kernel entries, one per block-size set) and its spec header's describe() (the rest).
+template <class Binding>
+puzzle_spec make_spec(void (*describe)(puzzle_spec&)) {
+  const puzzle_entry& e = *entry_of<Binding>;
+  puzzle_spec s;
+  s.id = e.id;
+  s.number = e.number;
+  s.title = e.title;
+  s.stub_file = "puzzles/" + std::string(e.stem) + ".hpp";
+  s.solution_file = "solutions/" + std::string(e.stem) + ".hpp";
+  s.doc_file = "docs/puzzles/" + std::string(e.id) + ".md";
+  describe(s);
+  s.kernels = make_kernel_entries<Binding>();
+  return s;
+}
 
-// Sets the puzzle's id, number and title, and its files from its stem: puzzles/STEM.hpp,
-// solutions/STEM.hpp and docs/puzzles/ID.md.
-void identify(puzzle_spec& s, const char* id, int number, std::string title,
-              const std::string& stem);
+// What the unit cmake/puzzle_list.cmake generates for each puzzle defines: its spec, made once.
+#define TILEPUZZLES_DEFINE_SPEC(stem)                                                   \
+  const tp::puzzle_spec& tp::specs::stem::spec() {                                     \
+    static const tp::puzzle_spec made = make_spec<tp::bindings::stem>(&describe);       \
+    return made;                                                                        \
+  }
 
 // References compute in double.
 using matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -45,6 +49,10 @@ void set_from(tensor& t, const matrix& values, long long first = 0);
 
 // z = softmax(x) along each row, x and z [sizes[0], sizes[1]] (tensors 0 and 1).
 void softmax_reference(const std::vector<int>& sizes, std::vector<tensor>& tensors);
+
+// Puzzles 9 and 10, the softmax of long rows: the same cases, tensors and reference; `passes` is
+// how often each x element may be read (3 and 2).
+void describe_long_softmax(puzzle_spec& s, int passes);
 
 // A tensor's shape made of the case's sizes at these indices: sizes_at({1, 0}) is [N1, N0].
 std::function<std::vector<long long>(const std::vector<int>&)> sizes_at(
