@@ -4,8 +4,8 @@
 //
 //   git archive BASE | tar -x -C /tmp/base      # the tree to compare with
 //   D="-DB0_=128 -DB1_=128 -DBK_=16 -DST_=3 -DW_=4 -DTL_NUM_WARPS=4"
-//   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I /tmp/base $D '-DLABEL="base"' -o base bench/staged_matmul_probe.cu
-//   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I . $D -DNEW_ARENA '-DLABEL="head"' -o head bench/staged_matmul_probe.cu
+//   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I /tmp/base $D '-DLABEL="base"' -o base bench/probes/staged_matmul_probe.cu
+//   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90 -I . $D -DNEW_ARENA '-DLABEL="head"' -o head bench/probes/staged_matmul_probe.cu
 //   ./base; ./head    # then ncu --metrics smsp__inst_executed.sum ... on each
 //
 // NEW_ARENA: the tree launches with the shared-memory arena (cuda/shared_arena.cuh); a tree from

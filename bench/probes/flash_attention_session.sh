@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The flash-attention work of one GPU call (issues 9 and 12), run from the repository root:
 #
-#   bash bench/flash_attention_session.sh OUTPUT_DIR [full|bench]
+#   bash bench/probes/flash_attention_session.sh OUTPUT_DIR [full|bench]
 #
 # bench: bench/gpu_session.sh's buildbench and bench with BENCH=flash-attention (`tilepuzzles
 # bench flash-attention`, then PyTorch's SDPA and Triton beside it, BASELINES="copy attention"),

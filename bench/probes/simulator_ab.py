@@ -4,8 +4,8 @@ turn, ROUNDS times (interleaved, so that the machine's load falls on all of them
 prints per workload the median over rounds of each binary's fastest launch and of its CPU-time
 median (the benchmark's `min` and `cpu median`), with their ratios to the first binary's.
 
-    python3 bench/simulator_ab.py 3 OLD/tilepuzzles_bench_simulator NEW/tilepuzzles_bench_simulator
-    ROWS="matmul-512 flash-1024x1024" python3 bench/simulator_ab.py 5 A B C
+    python3 bench/probes/simulator_ab.py 3 OLD/tilepuzzles_bench_simulator NEW/tilepuzzles_bench_simulator
+    ROWS="matmul-512 flash-1024x1024" python3 bench/probes/simulator_ab.py 5 A B C
 
 A binary may be a script that sets LD_LIBRARY_PATH for its own libtilepuzzles_simulator.so.
 """

@@ -28,7 +28,7 @@ struct tp_bench_row {
 };
 
 struct tp_bench_request {
-  const char* const* benchmarks;  // puzzle ids from bench/catalogue.hpp, none pending
+  const char* const* benchmarks;  // puzzle ids from checker/bench_catalogue.hpp, none pending
   int benchmark_count;
   int warmup;  // untimed launches before the timed ones
   int runs;    // timed samples; the median is reported

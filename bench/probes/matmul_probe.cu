@@ -4,8 +4,8 @@
 // wgmma matmuls"), built once per kernel, in parallel, on the GPU machine:
 //
 //   F="-std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3"
-//   nvcc $F -DTL_NUM_WARPS=8 -DKT=MatmulAs8 -DKB0=128 -DKB1=128 -DKBK=32 -DKW=8 '-DLABEL="plain"' -o /tmp/a bench/matmul_probe.cu
-//   nvcc $F -DTL_NUM_WARPS=8 -DKT=MatmulStaged -DKB0=128 -DKB1=128 -DKBK=64 -DKST=2 -DKW=8 '-DLABEL="staged"' -o /tmp/b bench/matmul_probe.cu
+//   nvcc $F -DTL_NUM_WARPS=8 -DKT=MatmulAs8 -DKB0=128 -DKB1=128 -DKBK=32 -DKW=8 '-DLABEL="plain"' -o /tmp/a bench/probes/matmul_probe.cu
+//   nvcc $F -DTL_NUM_WARPS=8 -DKT=MatmulStaged -DKB0=128 -DKB1=128 -DKBK=64 -DKST=2 -DKW=8 '-DLABEL="staged"' -o /tmp/b bench/probes/matmul_probe.cu
 //   /tmp/a; /tmp/b
 //
 // (KT: MatmulAs8, MatmulStaged with KST stages and optionally KMB blocks per multiprocessor, or

@@ -4,7 +4,7 @@
 // machine, e.g.
 //
 //   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3 -DTL_NUM_WARPS=4 -DKB0=128 \
-//     -DKB1=64 -DKD=64 -DKST=2 '-DLABEL="128x64x64 w4 s2"' -o /tmp/a bench/attention_probe.cu
+//     -DKB1=64 -DKD=64 -DKST=2 '-DLABEL="128x64x64 w4 s2"' -o /tmp/a bench/probes/attention_probe.cu
 //
 // KST: 1, the solution; 2, its loop over keys a 2-stage tl::range (bench/attention_kernels.hpp); 3,
 // the fast variant (solutions/flash_attention_pipelined.hpp).

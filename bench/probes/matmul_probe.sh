@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# bench/matmul_probe.cu once per configuration, built in parallel, then run one after another;
+# bench/probes/matmul_probe.cu once per configuration, built in parallel, then run one after another;
 # run from the repository root on a GPU machine with nvcc:
 #
-#   bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...
+#   bash bench/probes/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...
 #
-# KERNEL is MatmulAs8, MatmulStaged or Prefetch8 (bench/matmul_probe.cu), fp16 operands, or one
+# KERNEL is MatmulAs8, MatmulStaged or Prefetch8 (bench/probes/matmul_probe.cu), fp16 operands, or one
 # of them with /fp32 (MatmulAs8/fp32, Prefetch8/fp32: exact fp32); STAGES is - for the kernels
 # without stages; MIN_BLOCKS (MatmulStaged only) is its min_blocks_per_multiprocessor.
 # Each configuration prints one line (time, TFLOP/s, registers, blocks per multiprocessor, the
@@ -16,7 +16,7 @@
 # COUNTS_FLOOR times (default 100000: at 4096^3 a line run once per warp and k-step of an 8-warp
 # 128 x 128 x 64 kernel runs 524,288 times) into counts.txt, the CSV into counts.csv.
 set -uo pipefail
-out=${1:?usage: bash bench/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...}
+out=${1:?usage: bash bench/probes/matmul_probe.sh OUT_DIR "KERNEL B0 B1 BK STAGES WARPS [MIN_BLOCKS]" ...}
 shift
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
@@ -32,7 +32,7 @@ for config in "$@"; do
   defines+=(-DTL_NUM_WARPS="$warps" -DKT="$kernel" -DKB0="$b0" -DKB1="$b1" -DKBK="$bk" -DKW="$warps")
   if [[ $stages != - ]]; then defines+=(-DKST="$stages"); label+=" s$stages"; fi
   if [[ -n $min_blocks ]]; then defines+=(-DKMB="$min_blocks"); label+=" b$min_blocks"; fi
-  nvcc "${flags[@]}" "${defines[@]}" "-DLABEL=\"$label\"" -o "$out/probe$i" bench/matmul_probe.cu \
+  nvcc "${flags[@]}" "${defines[@]}" "-DLABEL=\"$label\"" -o "$out/probe$i" bench/probes/matmul_probe.cu \
     >"$out/build$i.txt" 2>&1 &
 done
 wait
