@@ -139,8 +139,7 @@ function(tilepuzzles_module stem impl backend)
     set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
   elseif(backend STREQUAL "gpu" AND NOT (TILEPUZZLES_GPU_TESTS OR tilepuzzles_gpu_found)
          AND NOT stem IN_LIST tilepuzzles_gpu_solution_modules_in_all)
-    # No GPU to run it here: the test kernels' nvcc unit (tests/gpu/kernels.cu) compiles every
-    # solution for 4 warps already, and `check --gpu` builds this module when it needs it.
+    # No GPU to run it here: `check --gpu` builds this module when it needs it.
     set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   add_custom_command(TARGET ${target} POST_BUILD
@@ -150,10 +149,15 @@ function(tilepuzzles_module stem impl backend)
     VERBATIM)
 endfunction()
 
-# The GPU solution modules a build without a GPU still compiles: the module's own code (its
-# launcher, the warp-count probe, one unit per warp count) and flash attention's 8-warp programs
-# on wgmma, which the 4-warp test unit does not build.
-set(tilepuzzles_gpu_solution_modules_in_all flash_attention)
+# The GPU solution modules a build without a GPU still compiles, so that no path of the CUDA
+# backend can rot unseen (with the GPU tests' kernels, tests/gpu/kernels.cu, compiled for 4 warps):
+# the module's own code (its launcher, the warp-count probe, one unit per warp count) in each;
+# dot on wgmma with 8 warps (flash attention), exact fp32 dot on FFMA (matmul), int32 tiles and
+# shifts (matmul-int4), reductions with the solution's own warp count, 1 to 16 (the fused and the
+# 2-loop softmax), a 3-D grid and loops over run-time sizes (conv2d). The other puzzles use no
+# operation these and the test kernels do not.
+set(tilepuzzles_gpu_solution_modules_in_all
+    flash_attention matmul matmul_int4 softmax_fused long_softmax_2loop conv2d)
 
 function(tilepuzzles_puzzle stem id backend)
   set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_ids ${id})
