@@ -6,8 +6,8 @@
 
 #include "check_as_puzzle.hpp"
 #include "corpus.hpp"
-#include "checker/bindings/long_softmax_2loop.hpp"
-#include "checker/bindings/vector_add.hpp"
+#include "checker/specs/long_softmax_2loop.hpp"
+#include "checker/specs/vector_add.hpp"
 #include "checker/report.hpp"
 #include "cli_support.hpp"
 #include "solutions/long_softmax_3loop.hpp"
