@@ -51,6 +51,7 @@ __global__ void __launch_bounds__(32 * Kernel::num_warps, min_blocks_per_multipr
                 "tl (GPU backend): this kernel's num_warps is not the warp count this translation "
                 "unit's tl was built for (TL_NUM_WARPS): launch it from a unit built for its count");
   kernel(args...);
+  tl::cuda::release_tensor_maps();
 }
 
 // The dynamic shared memory a launch of `function` needs: its tl arena, 128 times the markers

@@ -8,7 +8,9 @@
 // fills the elements outside the shape with zeros, which is the rule of tile/descriptor.hpp.
 //
 // The copy engine takes a descriptor whose innermost stride is 1, whose base is 16-byte aligned
-// and whose other strides are multiples of 16 bytes (below 2^40). Any other descriptor, every
+// and whose other strides are multiples of 16 bytes (below 2^40); only a descriptor of a `const`
+// tensor gets a map (stores do not go through the copy engine, and a load of what the kernel
+// writes is not worth the map a program builds). Any other descriptor, every
 // descriptor where the launcher gave no memory for maps or a program made more than
 // maps_per_program, every descriptor on another GPU (sm_80 included), and every `desc.store` move
 // their blocks as the masked load or store they mean (cuda/memory.cuh): the same results. Which
@@ -22,6 +24,7 @@
 
 #include "cuda/arch/tma.cuh"
 #include "cuda/memory.cuh"
+#include "cuda/ring.cuh"
 #include "cuda/shared_arena.cuh"
 #include "cuda/tensor_maps.cuh"
 #include "cuda/tile_storage.cuh"
@@ -29,6 +32,10 @@
 
 namespace tl {
 inline namespace TL_ABI {
+
+template <int Rank>
+struct index_list;  // tile/descriptor.hpp
+
 namespace cuda {
 
 struct descriptor_map_claim;
@@ -53,32 +60,46 @@ __device__ __forceinline__ bool copy_engine_takes(const D& desc) {
   return true;
 }
 
-// The block at `coords` through the copy engine, read in layout L.
+// The block at `coords` through the copy engine, read in layout L. An operand block lands in
+// wgmma's swizzle, as its map says (cuda/ring.cuh), and is read from there.
 template <class Elem, class Block, class L, class D>
 __device__ __forceinline__ auto copy_engine_load(const D& desc, const int* coords) {
   constexpr int rank = Block::rank;
   constexpr int bytes = static_cast<int>(Block::size * sizeof(Elem));
-  const Elem* block =
-      reinterpret_cast<const Elem*>(shared_region<descriptor_block_buffer<Elem, Block>, bytes>());
+  constexpr bool operand = operand_block<Elem, Block>;
+  constexpr int align = [] {
+    if constexpr (operand) return operand_block_copies<Elem, Block>::swizzle::alignment;
+    else return arena_scale;
+  }();
+  const Elem* block = reinterpret_cast<const Elem*>(
+      shared_region<descriptor_block_buffer<Elem, Block>, bytes, align < arena_scale ? arena_scale : align>());
   auto* bar = reinterpret_cast<std::uint64_t*>(shared_region<descriptor_barrier, 8>());
   if (threadIdx.x == 0) {
     arch::mbarrier_init(bar, 1);
-    arch::mbarrier_arrive_expect_tx(bar, bytes);
-    int reversed[rank];  // the copy engine counts dimensions from the innermost
-    static_for<rank>([&](auto a) { reversed[a] = coords[rank - 1 - a]; });
-    arch::tma_load<rank>(const_cast<Elem*>(block), desc.state.map, reversed, bar);
+    if constexpr (operand) {
+      operand_block_copies<Elem, Block>::issue(const_cast<Elem*>(block), desc.state.map, coords[0], coords[1], bar);
+    } else {
+      arch::mbarrier_arrive_expect_tx(bar, bytes);
+      int reversed[rank];  // the copy engine counts dimensions from the innermost
+      static_for<rank>([&](auto a) { reversed[a] = coords[rank - 1 - a]; });
+      arch::tma_load<rank>(const_cast<Elem*>(block), desc.state.map, reversed, bar);
+    }
   }
   __syncthreads();  // the barrier is initialized before anyone waits on it
   arch::mbarrier_wait_parity(bar, 0);
 
   basic_tile<Elem, Block, L> out(detail::uninitialized_t{});
-  constexpr int V = 1 << vector_bits<Elem, L>();
-  const int thread = thread_flat<L>();
-  static_for<L::registers / V>([&](auto group) {
-    constexpr int first = decltype(group)::value * V;
-    const auto chunk = *reinterpret_cast<const vector<Elem, V>*>(block + flat_of<L, first>(thread));
-    static_for<V>([&](auto j) { out.storage.regs[first + j] = chunk.v[j]; });
-  });
+  if constexpr (operand) {
+    operand_block_copies<Elem, Block>::template read<L>(out, block);
+  } else {
+    constexpr int V = 1 << vector_bits<Elem, L>();
+    const int thread = thread_flat<L>();
+    static_for<L::registers / V>([&](auto group) {
+      constexpr int first = decltype(group)::value * V;
+      const auto chunk = *reinterpret_cast<const vector<Elem, V>*>(block + flat_of<L, first>(thread));
+      static_for<V>([&](auto j) { out.storage.regs[first + j] = chunk.v[j]; });
+    });
+  }
   __syncthreads();  // every read is done before the next copy into the buffer
   if (threadIdx.x == 0) arch::mbarrier_inval(bar);
   return out;
@@ -98,7 +119,7 @@ struct descriptor_state {
 
 template <class D>
 __device__ __forceinline__ void make_descriptor(D& desc, const std::source_location&) {
-  if constexpr (cuda::arch::has_tma) {
+  if constexpr (cuda::arch::has_tma && std::is_const_v<typename D::element_type>) {
     using Elem = std::remove_const_t<typename D::element_type>;
     constexpr int rank = D::rank;
     if (!cuda::copy_engine_takes(desc)) return;
@@ -120,6 +141,12 @@ __device__ __forceinline__ void make_descriptor(D& desc, const std::source_locat
         f.dims[dim] = static_cast<std::uint64_t>(desc.shape[axis]);
         if constexpr (dim > 0) f.strides[dim - 1] = static_cast<std::uint64_t>(desc.strides[axis]) * sizeof(Elem);
       });
+      // An operand block's box is one panel of its swizzle (cuda/ring.cuh).
+      if constexpr (cuda::operand_block<Elem, typename D::block_type>) {
+        using copies = cuda::operand_block_copies<Elem, typename D::block_type>;
+        f.box[0] = static_cast<std::uint32_t>(copies::panel_columns);
+        f.swizzle_bytes = copies::swizzle::row_bytes;
+      }
       cuda::arch::tensor_map_build(cuda::shared_region<cuda::descriptor_map_staging, 128>(), map, f);
     }
     desc.state.copies = true;
@@ -127,19 +154,57 @@ __device__ __forceinline__ void make_descriptor(D& desc, const std::source_locat
   }
 }
 
+// A load of an operand block of a const tensor, one of whose coordinates is the index of a
+// pipelined range, goes through that range's ring (cuda/ring.cuh); any other through the copy
+// engine where the descriptor has a map, else as the masked load it means.
 template <class Elem, class Block, class D, class PE, class MaskE>
-__device__ __forceinline__ auto descriptor_load(const D& desc, const int* coords, const PE& pe,
+__device__ __forceinline__ auto descriptor_load(const D& desc, const index_list<D::rank>& coords, const PE& pe,
                                                 const MaskE& in_shape, const std::source_location&) {
   using Plain = decltype(cuda::load<Elem, Block, true>(pe, in_shape, scalar_expr<Elem>(Elem(0))));
-  if constexpr (cuda::arch::has_tma) {
-    if (desc.state.copies)
-      return cuda::copy_engine_load<Elem, Block, typename Plain::layout_type>(desc, coords);
+  if constexpr (cuda::arch::has_tma && cuda::operand_block<Elem, Block> &&
+                std::is_const_v<typename D::element_type>) {
+    // The slot of the range's ring (null: load plainly), by the range's stages, which the list
+    // keeps as a value: the same in every thread, and a constant wherever the range is in sight
+    // of the compiler (tensor_descriptor::load is always inlined), so that one case remains.
+    const Elem* slot = nullptr;
+    int* note = nullptr;
+    int iteration = -1;
+    auto ring = [&]<int S>(std::integral_constant<int, S>) {
+      auto* range = static_cast<range_state<S>*>(coords.range);
+      slot = cuda::ring_slot<S, Elem, Block>(range, desc, coords);
+      note = &range->pipeline.sites.ring_dot_iteration;
+      iteration = range->pipeline.sites.iteration;
+    };
+    switch (coords.range != nullptr ? coords.range_stages : 1) {
+      case 2: ring(std::integral_constant<int, 2>{}); break;
+      case 3: ring(std::integral_constant<int, 3>{}); break;
+      case 4: ring(std::integral_constant<int, 4>{}); break;
+      case 5: ring(std::integral_constant<int, 5>{}); break;
+      case 6: ring(std::integral_constant<int, 6>{}); break;
+      case 7: ring(std::integral_constant<int, 7>{}); break;
+      case 8: ring(std::integral_constant<int, 8>{}); break;
+      default: {
+        // Not in a pipelined range: one copy (or the plain load), as a tile with no slot.
+        using Tile = typename cuda::ring_tile<Elem, Block, PE, MaskE>::type;
+        Tile out(detail::uninitialized_t{});
+        const auto t = desc.state.copies ? cuda::copy_engine_load<Elem, Block, typename Plain::layout_type>(desc, coords.v)
+                                         : cuda::load<Elem, Block, true>(pe, in_shape, scalar_expr<Elem>(Elem(0)));
+        cuda::static_for<Plain::layout_type::registers>([&](auto k) { out.storage.regs[k] = t.storage.regs[k]; });
+        return out;
+      }
+    }
+    return cuda::ring_tile_of<Elem, Block>(slot, pe, in_shape, note, iteration);
+  } else {
+    if constexpr (cuda::arch::has_tma) {
+      if (desc.state.copies)
+        return cuda::copy_engine_load<Elem, Block, typename Plain::layout_type>(desc, coords.v);
+    }
+    return cuda::load<Elem, Block, true>(pe, in_shape, scalar_expr<Elem>(Elem(0)));
   }
-  return cuda::load<Elem, Block, true>(pe, in_shape, scalar_expr<Elem>(Elem(0)));
 }
 
 template <class Elem, class Block, class D, class PE, class V, class MaskE>
-__device__ __forceinline__ void descriptor_store(const D&, const int*, const PE& pe, const V& values,
+__device__ __forceinline__ void descriptor_store(const D&, const index_list<D::rank>&, const PE& pe, const V& values,
                                                  const MaskE& in_shape, const std::source_location&) {
   cuda::store<Elem, Block>(pe, values, in_shape);
 }

@@ -116,7 +116,14 @@ struct block {
   }
 
   // Runs `body` once per thread; returns what went wrong, or nothing.
+  // Which run of a block this is, counting every block's: static shared memory outlives a run
+  // here (on a GPU a launch finds garbage), so a value a run leaves there can be told from one of
+  // this run (cuda/ring.cuh's busy word).
+  static inline unsigned runs = 0;
+  unsigned run_number = 0;
+
   std::string run(dim3 block_index, dim3 grid_size, int thread_count, std::function<void()> fn) {
+    run_number = ++runs;
     index = block_index;
     grid = grid_size;
     threads = thread_count;
@@ -231,7 +238,7 @@ inline void async_wait(std::size_t pending) {
   groups.erase(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(done));
 }
 
-// mbarrier.init, .inval, arrive.expect_tx and try_wait.parity (cuda/arch/tma.cuh).
+// mbarrier.init, .inval, arrive, arrive.expect_tx and try_wait.parity (cuda/arch/tma.cuh).
 inline void mbarrier_init(const void* bar, unsigned arrivals) {
   auto& b = this_block();
   b.barriers[bar] = block::mbarrier{arrivals, arrivals, 0, 0, {}};
@@ -256,6 +263,13 @@ inline void mbarrier_arrive_expect_tx(const void* bar, unsigned bytes) {
   auto& m = mbarrier_at(bar, "mbarrier.arrive.expect_tx");
   if (m.pending == 0) this_block().abandon("more arrivals on an mbarrier than it expects");
   m.tx += bytes;
+  --m.pending;
+  ++this_block().progress;
+  mbarrier_complete_if_done(m);
+}
+inline void mbarrier_arrive(const void* bar) {
+  auto& m = mbarrier_at(bar, "mbarrier.arrive");
+  if (m.pending == 0) this_block().abandon("more arrivals on an mbarrier than it expects");
   --m.pending;
   ++this_block().progress;
   mbarrier_complete_if_done(m);

@@ -33,6 +33,10 @@ void check_block_on_tensor(const buffer& buf, bool store, const int* coords, con
 
 namespace tl {
 inline namespace TL_ABI {
+
+template <int Rank>
+struct index_list;  // tile/descriptor.hpp
+
 namespace backend {
 
 // Where the descriptor was made, which its diagnostics name.
@@ -63,9 +67,9 @@ void trace_descriptor_block(sim::access_trace& trace, const PE& pe, const MaskE&
 }
 
 template <class Elem, class Block, class D, class PE, class MaskE>
-auto descriptor_load(const D& desc, const int* coords, const PE& pe, const MaskE& in_shape,
+auto descriptor_load(const D& desc, const index_list<D::rank>& coords, const PE& pe, const MaskE& in_shape,
                      const std::source_location& loc) {
-  sim::check_block_on_tensor(*desc.base.address.buf, false, coords, Block::dims.data(),
+  sim::check_block_on_tensor(*desc.base.address.buf, false, coords.v, Block::dims.data(),
                              desc.shape.v, Block::rank, desc.state.made_at, loc);
   return load_recorded<Elem, Block, true>(
       pe, in_shape, scalar_expr<Elem>(Elem(0)), loc,
@@ -75,9 +79,9 @@ auto descriptor_load(const D& desc, const int* coords, const PE& pe, const MaskE
 }
 
 template <class Elem, class Block, class D, class PE, class V, class MaskE>
-void descriptor_store(const D& desc, const int* coords, const PE& pe, const V& values,
+void descriptor_store(const D& desc, const index_list<D::rank>& coords, const PE& pe, const V& values,
                       const MaskE& in_shape, const std::source_location& loc) {
-  sim::check_block_on_tensor(*desc.base.address.buf, true, coords, Block::dims.data(),
+  sim::check_block_on_tensor(*desc.base.address.buf, true, coords.v, Block::dims.data(),
                              desc.shape.v, Block::rank, desc.state.made_at, loc);
   store_recorded<Elem, Block>(pe, values, in_shape, loc,
                               [&](sim::access_trace& trace, const sim::buffer& buf, int program) {

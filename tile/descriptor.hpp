@@ -30,6 +30,7 @@
 
 #include "tile/expr.hpp"
 #include "tile/memory.hpp"
+#include "tile/range.hpp"
 #include "tile/shape.hpp"
 
 namespace tl {
@@ -41,11 +42,43 @@ struct block_shape_t {};
 template <int... Dims>
 inline constexpr block_shape_t<Dims...> block_shape{};
 
-// A descriptor's shape, strides or block coordinates: `{M, K}`.
+// A descriptor's shape, strides or block coordinates: `{M, K}`, each an integer or, for block
+// coordinates, the index of a pipelined tl::range (`a_desc.load({row0, k})`). Such a coordinate
+// is its index's value, and the list also remembers the range (type-erased: the list is not a
+// template of the range's stages) and which coordinate it is: with that a backend may copy the
+// blocks of the range's next iterations ahead (cuda/ring.cuh). Only a coordinate that is the
+// index itself is linked; `k + 64` is an int like any other.
 template <int Rank>
 struct index_list {
-  int v[Rank];
+  int v[Rank] = {};
+  void* range = nullptr;  // the range_state<range_stages> of the linked coordinate's range
+  int range_stages = 0;
+  int range_axis = -1;    // the linked coordinate, or -1
+
+  index_list() = default;
+  template <class... C>
+    requires(sizeof...(C) == Rank && ((std::is_integral_v<C> || is_range_index_v<C>) && ...))
+  TL_FN constexpr index_list(const C&... c) {
+    int axis = 0;
+    (link(axis++, c), ...);
+  }
   TL_FN constexpr int operator[](int i) const { return v[i]; }
+
+ private:
+  template <class C>
+  TL_FN constexpr void link(int axis, const C& c) {
+    v[axis] = static_cast<int>(c);
+    if constexpr (is_range_index_v<C>) {
+      if (range_axis < 0) {
+        range = c.range;
+        range_stages = C::stages;
+        range_axis = axis;
+      } else {
+        range = nullptr;  // two indices: none is linked
+        range_axis = -1;
+      }
+    }
+  }
 };
 
 namespace detail {
@@ -116,18 +149,20 @@ class tensor_descriptor {
   backend::descriptor_state<T, rank> state;
 
   // The block whose first element is at `coords` (element coordinates, not block indices), as a
-  // data tile; elements outside the shape read as zero.
-  TL_FN auto load(const index_list<rank>& coords,
+  // data tile; elements outside the shape read as zero. Always inlined on the GPU: where a
+  // coordinate is a pipelined range's index, the range's stages are a constant only in sight of
+  // the range (cuda/descriptor.cuh chooses the ring's slots by them).
+  TL_FORCE_INLINE auto load(const index_list<rank>& coords,
                   std::source_location loc = std::source_location::current()) const {
     using Elem = std::remove_const_t<T>;
-    return backend::template descriptor_load<Elem, Block>(*this, coords.v, pointers(coords, loc),
+    return backend::template descriptor_load<Elem, Block>(*this, coords, pointers(coords, loc),
                                                           in_shape(coords), loc);
   }
 
   // Stores `values` (a tile or a number that broadcasts to the block, converted to T as by
   // tl::store) into the block at `coords`; elements outside the shape are not written.
   template <class V>
-  TL_FN void store(const index_list<rank>& coords, const V& values,
+  TL_FORCE_INLINE void store(const index_list<rank>& coords, const V& values,
                    std::source_location loc = std::source_location::current()) const {
     static_assert(!std::is_const_v<T>,
                   "tensor_descriptor::store: this descriptor was made from a pointer to const "
@@ -141,7 +176,7 @@ class tensor_descriptor {
                   "tensor_descriptor::store: the values' shape must broadcast to the descriptor's "
                   "block shape");
     if constexpr (!std::is_const_v<T>)
-      backend::template descriptor_store<Elem, Block>(*this, coords.v, pointers(coords, loc), v,
+      backend::template descriptor_store<Elem, Block>(*this, coords, pointers(coords, loc), v,
                                                       in_shape(coords), loc);
   }
 

@@ -1,5 +1,5 @@
 // Hopper's copy engine (TMA) and the barriers it completes on, one wrapper per instruction:
-// mbarrier init, arrive with an expected byte count, parity wait, invalidate; a tiled tensor
+// mbarrier init, arrive, arrive with an expected byte count, parity wait, invalidate; a tiled tensor
 // copy from global to shared memory; a tensor map built in shared memory with tensormap.replace
 // and published to global memory. CCCL's cuda::ptx wraps each of them but mbarrier.inval (not in
 // the toolkit's CCCL of CUDA 13.0), written here. In the host emulation each is
@@ -39,6 +39,10 @@ struct tensor_map_fields {
   std::uint32_t box[5];
   std::uint64_t dims[5];
   std::uint64_t strides[4];
+  // 0, or 32, 64 or 128: the box's rows (its dimension 0, that many bytes) land swizzled as
+  // wgmma reads them, each 16-byte chunk's index XORed with the row's within the swizzle's
+  // period of 8 rows (cuda/mma.cuh's swizzled<R, C, 2>); the destination is aligned to it.
+  int swizzle_bytes;
 };
 
 #if defined(TL_EMULATED_GPU)
@@ -60,8 +64,14 @@ inline long long emulated_tensor_copy(const emulation::block::tensor_copy& c) {
       inside = inside && at >= 0 && at < static_cast<long long>(f.dims[d]);
       offset += at * (d == 0 ? f.element_bytes : static_cast<long long>(f.strides[d - 1]));
     }
-    if (inside) std::memcpy(to + e * f.element_bytes, static_cast<const unsigned char*>(f.base) + offset, f.element_bytes);
-    else std::memset(to + e * f.element_bytes, 0, f.element_bytes);
+    unsigned char* at_byte = to + e * f.element_bytes;
+    if (f.swizzle_bytes != 0) {  // the swizzle is of the shared address's bits, as on the GPU
+      const auto a = reinterpret_cast<std::uintptr_t>(at_byte);
+      const auto mask = static_cast<std::uintptr_t>(f.swizzle_bytes / 16 - 1);
+      at_byte = reinterpret_cast<unsigned char*>(a ^ (((a >> 7) & mask) << 4));
+    }
+    if (inside) std::memcpy(at_byte, static_cast<const unsigned char*>(f.base) + offset, f.element_bytes);
+    else std::memset(at_byte, 0, f.element_bytes);
   }
   return elements * f.element_bytes;
 }
@@ -85,6 +95,15 @@ __device__ __forceinline__ void mbarrier_inval(std::uint64_t* bar) {
                :
                : "r"(static_cast<unsigned>(__cvta_generic_to_shared(bar)))
                : "memory");
+#endif
+}
+
+// One arrival (release: this thread's reads and writes before it are done for whoever waits).
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
+#if defined(TL_EMULATED_GPU)
+  emulation::mbarrier_arrive(bar);
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  (void)::cuda::ptx::mbarrier_arrive(bar);
 #endif
 }
 
@@ -124,7 +143,7 @@ __device__ __forceinline__ void tma_load(void* to, const void* map, const int (&
 // Builds the tensor map of `f` in `staging` (128 shared bytes, 128-byte aligned) and publishes
 // it to `map` (128 global bytes, 64-byte aligned). Called by the 32 lanes of one warp together;
 // lane 0 then acquires it for the copies it issues. Fields the copy engine reads beyond `f`: no
-// interleave, no swizzle, zeros for elements outside the tensor, elements of unsigned integer
+// interleave, zeros for elements outside the tensor, elements of unsigned integer
 // types of their size (a copy moves bits).
 __device__ __forceinline__ void tensor_map_build(void* staging, void* map, const tensor_map_fields& f) {
 #if defined(TL_EMULATED_GPU)
@@ -156,7 +175,11 @@ __device__ __forceinline__ void tensor_map_build(void* staging, void* map, const
     else if (f.element_bytes == 4) ptx::tensormap_replace_elemtype(ptx::space_shared, staging, ptx::n32_t<2>{});
     else if (f.element_bytes == 8) ptx::tensormap_replace_elemtype(ptx::space_shared, staging, ptx::n32_t<4>{});
     ptx::tensormap_replace_interleave_layout(ptx::space_shared, staging, ptx::n32_t<0>{});
-    ptx::tensormap_replace_swizzle_mode(ptx::space_shared, staging, ptx::n32_t<0>{});
+    // The swizzle modes: 0 none, 1 32 bytes, 2 64, 3 128.
+    if (f.swizzle_bytes == 128) ptx::tensormap_replace_swizzle_mode(ptx::space_shared, staging, ptx::n32_t<3>{});
+    else if (f.swizzle_bytes == 64) ptx::tensormap_replace_swizzle_mode(ptx::space_shared, staging, ptx::n32_t<2>{});
+    else if (f.swizzle_bytes == 32) ptx::tensormap_replace_swizzle_mode(ptx::space_shared, staging, ptx::n32_t<1>{});
+    else ptx::tensormap_replace_swizzle_mode(ptx::space_shared, staging, ptx::n32_t<0>{});
     ptx::tensormap_replace_fill_mode(ptx::space_shared, staging, ptx::n32_t<0>{});
   }
   __syncwarp();

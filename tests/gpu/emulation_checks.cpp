@@ -8,6 +8,7 @@
 #include "cuda/wgmma.cuh"
 #include "tests/gpu/launch_emulated.hpp"
 #include "tests/kernels/descriptor.hpp"
+#include "tests/kernels/ring.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -195,9 +196,10 @@ TEST_CASE("an mbarrier wait that nothing completes (more bytes expected than the
 TEST_CASE("descriptors whose strides the copy engine takes get tensor maps in the emulation, and "
           "the others none",
           "[emulation][tma][descriptor]") {
-  // [10, 20] floats: rows of 80 bytes, so x's and y's descriptors and those of z's 16-byte
-  // aligned regions take the copy engine, until the program has made maps_per_program; the
-  // transposed view (innermost stride 20) never does.
+  // [10, 20] floats: rows of 80 bytes, so the descriptors of x and y (const: inputs) take the
+  // copy engine, the 2-D, 1-D and 3-D ones; the transposed view (innermost stride 20) never does,
+  // nor do z's (the output's, which only stores, never through the copy engine). A program past
+  // maps_per_program: tests/kernels/ring.hpp makes a descriptor in a loop.
   using kernel = test_kernels::Descriptors<float, 10, 20, 4, 8, 4>;
   std::vector<tp::tensor> tensors;
   std::vector<float> x(kernel::tile), y(kernel::tile);
@@ -215,7 +217,60 @@ TEST_CASE("descriptors whose strides the copy engine takes get tensor maps in th
   const auto maps = tl::cuda::launch_tensor_maps;
   REQUIRE(maps.base != nullptr);
   const auto* header = reinterpret_cast<const unsigned*>(maps.base);
-  CHECK(header[0] == maps.epoch);
-  CHECK(header[1] == static_cast<unsigned>(tl::cuda::maps_per_program));
+  CHECK(header[0] == 0);  // released at the program's end, for the next launch
+  CHECK(header[1] == 4u);
   for (float v : tensors[2].values) REQUIRE_FALSE(std::isnan(v));
+}
+
+namespace {
+
+// RingMatmul with whole-number operands, run on the emulation with the ring's planted bug
+// `mutation` (cuda/ring.cuh): what went wrong (the launch's error, or the elements where the
+// pipelined loop differs from the plain one), empty where nothing did.
+template <class Kernel>
+std::string ring_with_mutation(int mutation) {
+  std::vector<float> x(Kernel::tile), y(Kernel::tile);
+  for (int i = 0; i < Kernel::tile; ++i) {
+    x[i] = static_cast<float>(i * 7 % 33 - 16);
+    y[i] = static_cast<float>(i * 5 % 31 - 15);
+  }
+  std::vector<tp::tensor> tensors;
+  tensors.push_back({"x", {Kernel::tile}, x, false});
+  tensors.push_back({"y", {Kernel::tile}, y, false});
+  tensors.push_back({"z", {Kernel::outputs}, std::vector<float>(Kernel::outputs), true});
+  tensors[0].dtype = tensors[1].dtype = tp::dtype_of<typename Kernel::operand>();
+  tp::launch_request request;
+  request.tensors = &tensors;
+  request.sizes = {Kernel::kdim};
+  tl::cuda::ring_mutation = mutation;
+  const std::string error = tp::emulated::launch<Kernel>(request);
+  tl::cuda::ring_mutation = 0;
+  if (!error.empty()) return error;
+  const auto& z = tensors[2].values;
+  int wrong = 0;
+  for (int i = 0; i < Kernel::pipelined_half; ++i) wrong += z[i] != z[i + Kernel::pipelined_half];
+  return wrong == 0 ? std::string() : std::to_string(wrong) + " elements differ";
+}
+
+}  // namespace
+
+TEST_CASE("a ring's planted bugs are caught: its full barrier waited for with the parity flipped, "
+          "a slot refilled without waiting for its empty barrier; the ring without them passes",
+          "[emulation][tma][ring]") {
+  using three_slots = test_kernels::RingMatmul<tl::float16, 3, 64, 64, 32, 4>;
+  using two_slots = test_kernels::RingMatmul<tl::bfloat16, 2, 64, 32, 16, 4>;
+  const long long read_before = tl::cuda::ring_slots_read;
+  CHECK(ring_with_mutation<three_slots>(0).empty());
+  CHECK(ring_with_mutation<two_slots>(0).empty());
+  // Each thread read 6 iterations' slots of two sites in each kernel: the rings ran.
+  CHECK(tl::cuda::ring_slots_read - read_before == 2 * 6 * 2 * 128);
+  for (int mutation : {1, 2}) {
+    INFO("mutation " << mutation);
+    CHECK_FALSE(ring_with_mutation<three_slots>(mutation).empty());
+    CHECK_FALSE(ring_with_mutation<two_slots>(mutation).empty());
+  }
+  // And once more without: nothing a failed run left behind changes the next.
+  const long long read_after = tl::cuda::ring_slots_read;
+  CHECK(ring_with_mutation<three_slots>(0).empty());
+  CHECK(tl::cuda::ring_slots_read - read_after == 6 * 2 * 128);
 }

@@ -75,6 +75,7 @@ std::string launch(const launch_request& request) {
         const std::string error = block.run({x, y, z}, grid, 32 * Kernel::num_warps, [&] {
           [&]<std::size_t... I>(std::index_sequence<I...>) {
             Kernel{}(kernel_argument<std::tuple_element_t<I, params>>(I, buffers, request.sizes)...);
+            tl::cuda::release_tensor_maps();
           }(std::make_index_sequence<std::tuple_size_v<params>>{});
         });
         if (!error.empty())

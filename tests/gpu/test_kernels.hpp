@@ -10,6 +10,7 @@
 #include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
 #include "tests/kernels/pipeline.hpp"
+#include "tests/kernels/ring.hpp"
 #include "tests/kernels/runs.hpp"
 #include "tests/kernels/semantics.hpp"
 #include "tests/kernels/trans.hpp"
@@ -97,6 +98,17 @@ void for_each_test_kernel(F&& f) {
       "descriptors float16 [6, 24], blocks [1, 16], 1 warp");
   f.template operator()<test_kernels::Descriptors<tl::bfloat16, 20, 45, 8, 32, 8>>(
       "descriptors bfloat16 [20, 45], blocks [8, 32], 8 warps");
+  // Descriptor loads in pipelined ranges: rings the copy engine fills (cuda/ring.cuh), read in
+  // place by wgmma (4 and 8 warps) and by mma.sync (1 warp); 2 slots (the product waited for
+  // before a refill), 3 and 4 (the last product in flight).
+  f.template operator()<test_kernels::DescriptorRing<tl::float16, 3, 64, 64, 32, 4>>(
+      "descriptor ring float16<64, 64, 32>, 3 stages, 4 warps");
+  f.template operator()<test_kernels::DescriptorRing<tl::bfloat16, 2, 64, 32, 16, 4>>(
+      "descriptor ring bfloat16<64, 32, 16>, 2 stages, 4 warps");
+  f.template operator()<test_kernels::DescriptorRing<tl::float16, 4, 32, 32, 16, 1>>(
+      "descriptor ring float16<32, 32, 16>, 4 stages, 1 warp");
+  f.template operator()<test_kernels::DescriptorRing<tl::bfloat16, 3, 128, 64, 64, 8>>(
+      "descriptor ring bfloat16<128, 64, 64>, 3 stages, 8 warps");
 }
 
 // Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test
