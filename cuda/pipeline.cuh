@@ -130,23 +130,23 @@ __device__ __forceinline__ bool visit_state(const E& e, unsigned*& words) {
 
 // ---------------------------------------------------------------------------------------------
 
-// What a ring site (cuda/ring.cuh) keeps in each thread, the same in every thread: where its
-// buffer is (null until it is claimed), which site it is, the claim's tensor map and other
-// coordinate, the linked coordinate of its next copy and the copies left to issue, and the slot
-// and round of its next read and its next copy.
+// What a ring site (cuda/ring.cuh) keeps in each thread, the same in every thread, in as few
+// registers as it can (each one is taken from the accumulator's): where its buffer is (null until
+// it is claimed: its barriers first, then its slots), which site it is (the low 32 bits of an
+// address, which one kernel's statics never share), the claim's tensor map, the claim's other
+// coordinate, the linked coordinate of its next copy, and in `state` its slots (bits 24-31), the
+// slot of its next read (0-7) and of its next copy (8-15), the parity of the full barrier's phase
+// the next read waits for (16), whether copies have come round to slots read before (17: then a
+// copy waits for the slot's empty barrier first) and the parity of that barrier's phase (18).
 struct ring_site {
   unsigned char* memory = nullptr;
-  std::uint64_t* full = nullptr;  // the slots' full barriers, then their empty ones, then the busy word
-  const void* key = nullptr;
+  unsigned key = 0;
   const void* map = nullptr;
   int other = 0;
   int next_index = 0;
-  int to_issue = 0;
-  int slots = 0;
-  int read_slot = 0, write_slot = 0;
-  unsigned read_parity = 0;  // of the full barrier's phase the next read waits for
-  int write_round = 0;       // from 1 on, a copy waits for its slot's empty barrier first
-  int outstanding = 0;       // copies issued and not yet read
+  unsigned state = 0;
+  __device__ __forceinline__ int slots() const { return static_cast<int>(state >> 24); }
+  __device__ __forceinline__ std::uint64_t* full() const { return reinterpret_cast<std::uint64_t*>(memory); }
 };
 
 // What a pipelined range keeps per thread (its sites' slots, groups and claimed scalars are in
@@ -203,9 +203,10 @@ __device__ __forceinline__ void ring_release(pipeline_sites<Stages>& p) {
   if (threadIdx.x == 0) {
     for (int r = 0; r < p.max_sites; ++r) {
       if (p.ring[r].memory == nullptr) continue;
-      std::uint64_t* const barriers = p.ring[r].full;
-      for (int b = 0; b < 2 * p.ring[r].slots; ++b) arch::mbarrier_inval(barriers + b);
-      *reinterpret_cast<unsigned*>(barriers + 2 * p.ring[r].slots) = 0;
+      std::uint64_t* const barriers = p.ring[r].full();
+      const int slots = p.ring[r].slots();
+      for (int b = 0; b < 2 * slots; ++b) arch::mbarrier_inval(barriers + b);
+      *reinterpret_cast<unsigned*>(barriers + 2 * slots) = 0;  // the busy word
     }
   }
 }

@@ -16,8 +16,8 @@
 // wgmma's swizzle, so that a slot is `swizzled<R, C, 2>` (cuda/mma.cuh) and dot reads it in place.
 //
 // Protocol, with n the iteration, SS the slots and `ahead` the copies in flight before the one
-// read (SS - 2 from 3 slots on, so that the product of iteration n - 1 stays in flight while its
-// slot waits; SS - 1 with 2 slots, whose product is waited for first):
+// read (SS - 1; SS - 2 with ring_lag 2, which keeps the product of iteration n - 1 in flight
+// while its slot waits):
 //
 //   claim (iteration 0)  thread 0 initializes each slot's full barrier (one arrival: its own,
 //                        with the block's bytes) and empty one (one arrival per warp), records
@@ -25,11 +25,15 @@
 //                        iterations 0 .. ahead - 1
 //   every iteration      if iteration m = n + ahead is one of the range's: its slot was last read
 //                        by iteration m - SS; each warp waits for its products of that iteration
-//                        (all but the newest group when the newest is the last iteration's ring
-//                        product, else all) and arrives on the slot's empty barrier; thread 0
-//                        waits for the barrier's phase, arms the full barrier with the block's
-//                        bytes and issues the copy. Then every thread waits for slot n % SS's full
-//                        barrier (parity n / SS) and reads its registers there.
+//                        (with ring_lag 2, all but the newest group when the newest is the last
+//                        iteration's ring product) and arrives on the slot's empty barrier;
+//                        thread 0 waits for the barrier's phase, arms the full barrier with the
+//                        block's bytes and issues the copy. Then every thread waits for slot
+//                        n % SS's full barrier (parity n / SS) and reads its registers there
+//                        (ptxas drops those reads where only dot uses the tile).
+//
+// The slots and phases are counted in each thread's ring_site (cuda/pipeline.cuh), not computed
+// from n: the protocol is the iteration's longest instruction path besides the products.
 //   end of the range     every thread past its last wait (a barrier), thread 0 invalidates the
 //                        barriers and frees the buffer (cuda/pipeline.cuh, ring_release)
 //
@@ -74,10 +78,14 @@ inline long long ring_slots_read = 0;  // slots the emulation's ring sites retur
 inline constexpr int ring_mutation = 0;
 #endif
 
+// Iterations between a slot's last read and its refill, from 3 slots on: 1 (each warp waits for
+// its products before it releases a slot; SS - 1 copies ahead) or 2 (the last product stays in
+// flight; SS - 2 copies ahead). Measured alike on an H200 (bench/NOTES.md, issue 29), 1 a little
+// faster at 8192³; TL_RING_LAG chooses for a probe.
 #if defined(TL_RING_LAG)
 inline constexpr int ring_lag = TL_RING_LAG;
 #else
-inline constexpr int ring_lag = 2;
+inline constexpr int ring_lag = 1;
 #endif
 
 // The shared memory one ring may take (its slots, barriers and words).
@@ -167,12 +175,18 @@ struct ring_tile {
   using type = basic_tile<Elem, Block, staged_layout<layout, source>>;
 };
 
+// The low 32 bits of an address: what a ring site keeps of its key (one kernel's statics lie
+// within 4 GiB of each other).
+template <class T>
+__device__ __forceinline__ unsigned low_bits(const T* p) {
+  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p));
+}
+
 // The slot that holds the block at `coords` (one of them the index of `range`, whose stages are
-// Stages) for this iteration of a ring site, or null where the site loads it plainly. The state
-// each iteration needs is the site's ring_site in the range (registers, the same in every thread):
-// its buffer's address, the slots and rounds of the next read and copy, the claim's map and
-// coordinate; nothing is recomputed from the iteration's index (bench/NOTES.md: the first ring
-// spent about 200 instructions a site and iteration on that).
+// Stages) for this iteration of a ring site, or null where the site loads it plainly. What each
+// iteration needs is the site's ring_site in the range (a few registers, the same in every
+// thread): nothing is recomputed from the iteration's index (bench/NOTES.md: the first ring spent
+// about 200 instructions a site and iteration on that, and the kernel was bound by issuing them).
 template <int Stages, class Elem, class Block, class D, class Coords>
 __device__ __forceinline__ const Elem* ring_slot(range_state<Stages>* range, const D& desc, const Coords& coords) {
   using copies = operand_block_copies<Elem, Block>;
@@ -188,6 +202,11 @@ __device__ __forceinline__ const Elem* ring_slot(range_state<Stages>* range, con
     constexpr int lag = SS >= 3 ? ring_lag : 1;
     constexpr int ahead = SS - lag;
     constexpr int block_bytes = copies::bytes;
+    // The barriers (full, then empty) and the busy word, then the slots, aligned for the swizzle.
+    constexpr int align = copies::swizzle::alignment;
+    constexpr int slots_at = (2 * SS * 8 + 16 + align - 1) / align * align;
+    constexpr unsigned read_mask = 0xffu, write_shift = 8, read_parity = 1u << 16, wrapped = 1u << 17,
+                       empty_parity = 1u << 18;
     // This site's instantiation: a rank whose site is another in some iteration is no ring.
     static const char key = 0;
     ring_site& r = p.ring[rank];
@@ -195,22 +214,21 @@ __device__ __forceinline__ const Elem* ring_slot(range_state<Stages>* range, con
     const int other = index_first ? coords.v[1] : coords.v[0];
     const bool thread0 = threadIdx.x == 0;
     // The block whose linked coordinate is `index` and other one `at`, into slot `slot`.
-    auto issue = [&](int slot, const void* map, int index, int at) {
-      copies::issue(r.memory + slot * block_bytes, map, index_first ? index : at, index_first ? at : index,
-                    r.full + slot);
+    auto issue = [&](int slot, int index, int at) {
+      copies::issue(r.memory + slots_at + slot * block_bytes, r.map, index_first ? index : at,
+                    index_first ? at : index, r.full() + slot);
     };
 
     if (p.iteration == 0 && r.memory == nullptr) {
-      // The claim. No ring without a map (the copies ahead use the claim's), nor where an earlier
-      // site of the iteration holds this buffer.
+      // The claim. No ring without a map, nor where an earlier site of the iteration holds this
+      // buffer.
       p.dead[rank] = !desc.state.copies;
       for (int earlier = 0; earlier < rank; ++earlier)
-        if (p.ring[earlier].key == &key) p.dead[rank] = true;
+        if (p.ring[earlier].key == low_bits(&key)) p.dead[rank] = true;
       if (p.dead[rank]) return nullptr;
-      // The slots, then the full barriers, the empty ones, and the busy word.
-      constexpr int bytes = SS * block_bytes + 2 * SS * 8 + 16;
-      unsigned char* const memory = shared_region<ring_key<Elem, Block, SS>, bytes, copies::swizzle::alignment>();
-      auto* const full = reinterpret_cast<std::uint64_t*>(memory + SS * block_bytes);
+      constexpr int bytes = slots_at + SS * block_bytes;
+      unsigned char* const memory = shared_region<ring_key<Elem, Block, SS>, bytes, align>();
+      auto* const full = reinterpret_cast<std::uint64_t*>(memory);
       auto* const busy = reinterpret_cast<unsigned*>(full + 2 * SS);
       __syncthreads();  // a range before this one has freed the buffer
       const bool taken = *busy == ring_busy();
@@ -219,25 +237,17 @@ __device__ __forceinline__ const Elem* ring_slot(range_state<Stages>* range, con
         p.dead[rank] = true;
         return nullptr;
       }
-      // The range's iterations from this one on (at least 1: this one runs).
-      const long long step = range->step;
-      const long long span = step > 0 ? static_cast<long long>(range->hi) - range->current
-                                      : static_cast<long long>(range->current) - range->hi;
-      const long long magnitude = step > 0 ? step : -step;
-      const long long iterations = (span + magnitude - 1) / magnitude;
       r.memory = memory;
-      r.full = full;
-      r.key = &key;
+      r.key = low_bits(&key);
       r.map = desc.state.map;
       r.other = other;
-      r.slots = SS;
       r.next_index = range->current;
-      r.to_issue = iterations < (1LL << 30) ? static_cast<int>(iterations) : (1 << 30);
+      r.state = static_cast<unsigned>(SS) << 24;
       if (thread0) {
 #if defined(TL_EMULATED_GPU)
         // Slots that start as NaN, whatever an earlier kernel left there: a read no copy covers
         // shows in the results.
-        std::memset(memory, 0xff, SS * block_bytes);
+        std::memset(memory + slots_at, 0xff, SS * block_bytes);
 #endif
         *busy = ring_busy();
         for (int s = 0; s < SS; ++s) {
@@ -246,30 +256,32 @@ __device__ __forceinline__ const Elem* ring_slot(range_state<Stages>* range, con
         }
       }
       __syncthreads();  // the barriers are initialized before anyone arrives or waits
-      for (int m = 0; m < ahead && r.to_issue > 0; ++m) {
-        if (thread0) issue(r.write_slot, r.map, r.next_index, r.other);
+      // The prologue: the copies of the first `ahead` iterations (no slot comes round yet).
+      for (int m = 0; m < ahead && range->within(r.next_index); ++m) {
+        if (thread0) issue(m, r.next_index, other);
         r.next_index += range->step;
-        --r.to_issue;
-        ++r.outstanding;
-        ++r.write_slot;  // ahead < SS: no wrap in the prologue
+        r.state += 1u << write_shift;
       }
     }
-    if (r.key != &key) {
+    if (r.key != low_bits(&key)) {
       p.dead[rank] = true;
       return nullptr;
     }
     if (!p.reached_every_iteration(rank)) {
       // An iteration skipped the site: its copies were issued and never waited for. Wait for
-      // them, then load plainly from now on.
-      for (; r.outstanding > 0; --r.outstanding) {
-        arch::mbarrier_wait_parity(r.full + r.read_slot, r.read_parity);
-        if (++r.read_slot == SS) r.read_slot = 0, r.read_parity ^= 1u;
+      // them (those of the iterations after the last one that read), then load plainly.
+      const int read = p.reached[rank] + 1;  // reads so far: iterations 0 .. reached
+      const int issued = p.iteration + (r.next_index - range->current) / range->step;
+      for (int m = read; m < issued; ++m) {
+        arch::mbarrier_wait_parity(r.full() + (r.state & read_mask), (r.state & read_parity) ? 1u : 0u);
+        r.state += 1;
+        if ((r.state & read_mask) == static_cast<unsigned>(SS)) r.state = (r.state & ~read_mask) ^ read_parity;
       }
       return nullptr;
     }
-    if (r.to_issue > 0) {
-      const int slot = r.write_slot;
-      if (r.write_round > 0) {
+    if (range->within(r.next_index)) {
+      const int slot = static_cast<int>((r.state >> write_shift) & 0xffu);
+      if (r.state & wrapped) {
         // The slot's last reader, `lag` iterations ago, is done in every warp: this warp's
         // products of it (all groups but the newest, where the newest is the last iteration's
         // product of a ring tile; else all), and its lanes' reads of the slot.
@@ -282,27 +294,29 @@ __device__ __forceinline__ const Elem* ring_slot(range_state<Stages>* range, con
 #if !defined(TL_EMULATED_GPU)
         __syncwarp();
 #endif
-        if (lane_id() == 0) arch::mbarrier_arrive(r.full + SS + slot);
+        if (lane_id() == 0) arch::mbarrier_arrive(r.full() + SS + slot);
       }
       if (thread0) {
-        if (r.write_round > 0 && ring_mutation != 2)
-          arch::mbarrier_wait_parity(r.full + SS + slot, static_cast<unsigned>(r.write_round - 1) & 1u);
-        issue(slot, r.map, r.next_index, r.other);
+        if ((r.state & wrapped) && ring_mutation != 2)
+          arch::mbarrier_wait_parity(r.full() + SS + slot, (r.state & empty_parity) ? 1u : 0u);
+        issue(slot, r.next_index, r.other);
       }
       r.next_index += range->step;
-      --r.to_issue;
-      ++r.outstanding;
-      if (++r.write_slot == SS) r.write_slot = 0, ++r.write_round;
+      r.state += 1u << write_shift;
+      if (((r.state >> write_shift) & 0xffu) == static_cast<unsigned>(SS)) {
+        // Round again: from the second time on, the empty barrier's phase flips.
+        r.state = (r.state & ~(0xffu << write_shift)) ^ ((r.state & wrapped) ? empty_parity : wrapped);
+      }
     }
-    const int slot = r.read_slot;
-    arch::mbarrier_wait_parity(r.full + slot, r.read_parity ^ (ring_mutation == 1 ? 1u : 0u));
-    if (++r.read_slot == SS) r.read_slot = 0, r.read_parity ^= 1u;
-    --r.outstanding;
+    const int slot = static_cast<int>(r.state & read_mask);
+    arch::mbarrier_wait_parity(r.full() + slot, ((r.state & read_parity) ? 1u : 0u) ^ (ring_mutation == 1 ? 1u : 0u));
+    r.state += 1;
+    if ((r.state & read_mask) == static_cast<unsigned>(SS)) r.state = (r.state & ~read_mask) ^ read_parity;
     if (r.map != desc.state.map || r.other != other) return nullptr;
 #if defined(TL_EMULATED_GPU)
     ++ring_slots_read;
 #endif
-    return reinterpret_cast<const Elem*>(r.memory + slot * block_bytes);
+    return reinterpret_cast<const Elem*>(r.memory + slots_at + slot * block_bytes);
   }
 }
 
