@@ -59,6 +59,7 @@
 #include "cuda/pipeline.cuh"
 #include "cuda/runs.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/dtypes.hpp"
 #include "tile/memory.hpp"
 #include "tile/range.hpp"

@@ -46,6 +46,7 @@
 
 #include "cuda/layout.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/dtypes.hpp"
 
 namespace tl {

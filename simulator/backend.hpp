@@ -30,6 +30,7 @@
 #include "simulator/dot.hpp"
 #include "simulator/origin.hpp"
 #include "simulator/poison_walk.hpp"
+#include "simulator/front_hooks.hpp"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
