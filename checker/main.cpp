@@ -81,11 +81,12 @@ int run_usage() {
 int run_hint(const std::string& name, int number) {
   const tp::puzzle_spec* p = tp::find_puzzle(name);
   if (!p) return usage_error("unknown puzzle '" + name + "'. Puzzles: " + tp::puzzle_choices());
-  const auto page = read_text(project_file(p->doc_file));
-  const auto hints = page ? tp::hints_of_page(*page) : std::vector<tp::hint>{};
+  const std::string file = tp::hints_file(*p);
+  const auto text = read_text(project_file(file));
+  const auto hints = text ? tp::hints_in(*text) : std::vector<tp::hint>{};
   if (hints.empty()) {
     std::cerr << "tilepuzzles: no hints for puzzle " << p->number << " (" << p->id << "): "
-              << p->doc_file << (page ? " has no '## Hints' section" : " cannot be read")
+              << file << (text ? " has no '## Hints' section of <details> blocks" : " cannot be read")
               << ".\n";
     return exit_fail;
   }

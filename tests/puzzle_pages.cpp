@@ -1,11 +1,14 @@
 // Every puzzle has its page, its rows in the two puzzle tables, a stub that names it by its number,
-// and hints in the one format a reader (and `tilepuzzles hint`) can rely on: a `## Hints` section
-// of exactly three folded blocks, gentle, specific, nearly the answer. No page points into
-// solutions/.
+// and hints in a file of their own (docs/hints/), in the one format `tilepuzzles hint` relies on:
+// a `## Hints` section of exactly three folded blocks, gentle, specific, nearly the answer. No
+// page holds a hint's words, and none points into solutions/.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,14 +29,118 @@ std::string read_project_file(const std::string& relative) {
 
 }  // namespace
 
-TEST_CASE("Each puzzle's page has its title and three hints in the folded format",
-          "[pages]") {
+namespace {
+
+// A page's text as `grep -i` sees it: lower case, each line on its own.
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  return s;
+}
+
+// The lines of a hint worth searching for: long enough to be the hint's own words, not a code
+// fence or a table rule.
+std::vector<std::string> hint_lines(const std::string& body) {
+  std::vector<std::string> lines;
+  std::istringstream in(body);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t first = line.find_first_not_of(' ');
+    if (first == std::string::npos) continue;
+    line = line.substr(first);
+    if (line.size() >= 30 && line.rfind("```", 0) != 0) lines.push_back(lower(line));
+  }
+  return lines;
+}
+
+// The first line of `hint` that `pages` (every page, lower case) holds, or "".
+std::string hint_line_in(const std::string& pages, const std::string& hint) {
+  for (const std::string& line : hint_lines(hint))
+    if (pages.find(line) != std::string::npos) return line;
+  return {};
+}
+
+// Lines of C++ as a comparison of code sees them: comments, blank lines, lines of braces and a
+// kernel's head dropped, every name that is not tl's or a keyword made `_`, spaces removed. A
+// kernel with its names changed reads the same.
+std::vector<std::string> normalized_code(const std::string& code) {
+  static const std::regex name(R"((tl::)?\b[A-Za-z_][A-Za-z0-9_]*\b)");
+  static const std::set<std::string> kept = {"auto", "for", "if", "else", "int", "float", "bool",
+                                             "const", "return", "template", "struct", "static",
+                                             "constexpr", "void", "TL_KERNEL", "col", "row"};
+  std::vector<std::string> lines;
+  std::istringstream in(code);
+  for (std::string line; std::getline(in, line);) {
+    if (const std::size_t comment = line.find("//"); comment != std::string::npos)
+      line = line.substr(0, comment);
+    std::string out;
+    std::size_t last = 0;
+    for (std::sregex_iterator it(line.begin(), line.end(), name), end; it != end; ++it) {
+      out += line.substr(last, it->position() - last);
+      const std::string word = it->str();
+      out += word.rfind("tl::", 0) == 0 || kept.count(word) ? word : "_";
+      last = it->position() + it->length();
+    }
+    out += line.substr(last);
+    out.erase(std::remove(out.begin(), out.end(), ' '), out.end());
+    // The head every kernel has (template, struct, num_warps, call operator) says nothing.
+    bool head = false;
+    for (const char* start : {"#", "template<", "struct_", "staticconstexpr", "TL_KERNELvoid"})
+      head = head || out.rfind(start, 0) == 0;
+    if (out.find_first_not_of("{};()") != std::string::npos && !head) lines.push_back(out);
+  }
+  return lines;
+}
+
+// The most consecutive normalized lines that `example` and `solution` share.
+std::size_t longest_shared_run(const std::vector<std::string>& example,
+                               const std::vector<std::string>& solution) {
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < example.size(); ++i)
+    for (std::size_t j = 0; j < solution.size(); ++j) {
+      std::size_t run = 0;
+      while (i + run < example.size() && j + run < solution.size() &&
+             example[i + run] == solution[j + run])
+        ++run;
+      best = std::max(best, run);
+    }
+  return best;
+}
+
+// The ```cpp blocks of a Markdown file.
+std::vector<std::string> cpp_blocks(const std::string& markdown) {
+  std::vector<std::string> blocks;
+  for (std::size_t at = 0; (at = markdown.find("```cpp\n", at)) != std::string::npos;) {
+    const std::size_t end = markdown.find("```", at + 7);
+    blocks.push_back(markdown.substr(at + 7, end - at - 7));
+    at = end + 3;
+  }
+  return blocks;
+}
+
+}  // namespace
+
+TEST_CASE("Each puzzle's page has its title, and says how to ask for its hints", "[pages]") {
   for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
     DYNAMIC_SECTION(spec->number << " " << spec->id) {
       const std::string page = read_project_file(spec->doc_file);
-      CHECK(page.rfind("# Puzzle " + std::to_string(spec->number) + ": " + spec->id + "\n", 0) ==
-            0);
+      const std::string n = std::to_string(spec->number);
+      CHECK(page.rfind("# Puzzle " + n + ": " + spec->id + "\n", 0) == 0);
       const std::string hints_text = tp::page_section(page, "## Hints");
+      CHECK_THAT(hints_text, Catch::Contains("`./build/tilepuzzles hint " + n + "` (gentle)"));
+      CHECK_THAT(hints_text, Catch::Contains("`hint " + n + " 3` (nearly the answer)"));
+      CHECK(page.find("<details>") == std::string::npos);
+      CHECK(page.find("\n## What the checker enforces\n") != std::string::npos);
+      CHECK(page.find("solutions/") == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("Each puzzle has three hints, in a file of their own, in the folded format", "[pages]") {
+  for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
+    DYNAMIC_SECTION(spec->number << " " << spec->id) {
+      const std::string file = read_project_file(tp::hints_file(*spec));
+      CHECK(file.rfind("# Puzzle " + std::to_string(spec->number) + ": " + spec->id + ", the hints\n",
+                       0) == 0);
+      const std::string hints_text = tp::page_section(file, "## Hints");
       REQUIRE_FALSE(hints_text.empty());
       std::string leftover;
       const auto hints = tp::parse_hints(hints_text, leftover);
@@ -47,8 +154,26 @@ TEST_CASE("Each puzzle's page has its title and three hints in the folded format
         CHECK(h.body.size() > 40);
         CHECK(h.body.find("<details>") == std::string::npos);
       }
-      CHECK(page.find("\n## What the checker enforces\n") != std::string::npos);
-      CHECK(page.find("solutions/") == std::string::npos);
+      CHECK(file.find("solutions/") == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("No hint's words are on a puzzle page: `cat docs/puzzles/*.md | grep -i` finds none",
+          "[pages]") {
+  std::string pages;
+  for (const tp::puzzle_spec* spec : tp::all_puzzles()) pages += lower(read_project_file(spec->doc_file));
+  pages += lower(read_project_file("docs/puzzles/README.md"));
+  // The search finds a hint that is on a page, and passes one that is not.
+  const std::string planted = "Declare the running maximum before the loop, at -inf, and\n";
+  CHECK(hint_line_in(lower(planted), planted) == lower(planted.substr(0, planted.size() - 1)));
+  CHECK(hint_line_in(pages, planted).empty());
+  for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
+    const auto hints = tp::hints_in(read_project_file(tp::hints_file(*spec)));
+    REQUIRE(hints.size() == 3);
+    for (const auto& h : hints) {
+      INFO(spec->id << ", " << h.summary);
+      CHECK(hint_line_in(pages, h.body) == "");
     }
   }
 }
@@ -82,6 +207,35 @@ TEST_CASE("Each puzzle has a row in both puzzle tables and a stub that names its
       CHECK(stub.rfind("// Puzzle " + n + ", " + spec->id + ": ", 0) == 0);
       CHECK_THAT(stub, Catch::Contains("`./build/tilepuzzles check " + n + "`"));
       CHECK_THAT(stub, Catch::Contains(spec->doc_file));
+    }
+  }
+}
+
+TEST_CASE("The examples of README.md and docs/tl.md are none of the puzzles' solutions", "[pages]") {
+  // Four lines of a solution's body in a row, names changed or not, give a puzzle away; the lines
+  // every kernel has (its offsets, its mask) come fewer at a time.
+  constexpr std::size_t most_shared = 3;
+  std::vector<std::pair<std::string, std::vector<std::string>>> solutions;
+  for (const tp::puzzle_spec* spec : tp::all_puzzles())
+    solutions.emplace_back(spec->solution_file, normalized_code(read_project_file(spec->solution_file)));
+
+  // The comparison finds a solution with its names changed, and passes a kernel that is not one.
+  const std::string long_sum = read_project_file(tp::find_puzzle("long-sum")->solution_file);
+  const std::string renamed = std::regex_replace(
+      std::regex_replace(long_sum, std::regex("row_sum"), "squares"), std::regex("block"), "tile");
+  CHECK(longest_shared_run(normalized_code(renamed), normalized_code(long_sum)) > most_shared);
+  const std::string transpose = cpp_blocks(read_project_file("docs/tl.md")).at(1);
+  CHECK_THAT(transpose, Catch::Contains("struct Transpose"));
+  CHECK(longest_shared_run(normalized_code(transpose), normalized_code(long_sum)) <= most_shared);
+
+  for (const char* doc : {"README.md", "docs/tl.md"}) {
+    const auto blocks = cpp_blocks(read_project_file(doc));
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      const auto example = normalized_code(blocks[b]);
+      for (const auto& [file, solution] : solutions) {
+        INFO(doc << ", code block " << b + 1 << ", against " << file << ":\n" << blocks[b]);
+        CHECK(longest_shared_run(example, solution) <= most_shared);
+      }
     }
   }
 }

@@ -125,7 +125,7 @@ TEST_CASE("A JSON report carries the failing case as fields", "[reports]") {
   CHECK(c["order"].string == "forward");
   CHECK(c["seed"].number == 7);
   CHECK(c["index"].number == 0);
-  CHECK(c["catches"].string == spec.cases[0].catches);
+  CHECK(c["about"].string == spec.cases[0].about);
 }
 
 TEST_CASE("A JSON report names where a poison was made, and the operands of an int32 step",
@@ -153,15 +153,24 @@ TEST_CASE("A JSON report names where a poison was made, and the operands of an i
   }
 }
 
-TEST_CASE("A failure says what its case is there to catch", "[reports]") {
+TEST_CASE("A failure says what its case holds, and how to see the run", "[reports]") {
   const auto spec = puzzle_with<solutions::LongSoftmax3Loop, tp::bindings::long_softmax_2loop>(
       "long-softmax-2loop");
   const auto report = check(spec);
   const auto& d = the_diagnostic(report);
   CHECK(d.kind == "efficiency-budget");
   REQUIRE(report.case_index >= 0);
+  REQUIRE(report.kernel_index >= 0);
+  const auto run = tp::failed_run(report);
+  REQUIRE(run);
+  CHECK(run->case_index == report.case_index);
+  // The case by the number `show --case` takes, its block sizes as `show --blocks` takes them.
+  CHECK_THAT(d.message, Catch::Contains("case " + std::to_string(report.case_index + 1) + " of " +
+                                        std::to_string(spec.cases.size()) + ": "));
   CHECK_THAT(d.message,
-             Catch::EndsWith("About this case: " + spec.cases[report.case_index].catches));
+             Catch::EndsWith("About this case: " + spec.cases[report.case_index].about +
+                             "\n  To see this run: tilepuzzles show 10 " +
+                             tp::replay_arguments(spec, *run)));
 }
 
 TP_CORPUS_GROUP("reports");

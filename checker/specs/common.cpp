@@ -111,23 +111,22 @@ case_fill magnitudes_between(double low, double high, int sign) {
 std::vector<test_case> outer_block_cases() {
   // With (B0, B1) = (32, 32) and (64, 16).
   return {
-      {{1, 1}, "A single element: one program, every lane but one masked off on both axes: catches a "
-       "mask missing on either axis."},
-      {{3, 2}, "One partial tile, 3 x 2: catches a mask on one axis only."},
-      {{100, 90},
-       "The classic puzzle set's 100 x 90: grids of 4 x 3 and 2 x 6 programs: catches offsets "
-       "that ignore program_id on either axis."},
-      {{33, 34},
-       "Tails of 1 along N0 and of 2 along N1 past a multiple of 32: catches masks off by one."},
-      {{66, 17},
-       "Tails of 2 and 1 on a grid that is not square: catches the program_id axes swapped."},
-      {{131, 35},
-       "Tails of 3 and 3 (131 = 2^7 + 3, a prime), N0 far from N1: catches a mask that "
-       "compares an axis with the other axis's size."},
+      // Catches a mask missing on either axis.
+      {{1, 1}, "A single element: one program, every lane but one masked off on both axes."},
+      // Catches a mask on one axis only.
+      {{3, 2}, "One partial tile, 3 x 2."},
+      // Catches offsets that ignore program_id on either axis.
+      {{100, 90}, "The classic puzzle set's 100 x 90: grids of 4 x 3 and 2 x 6 programs."},
+      // Catches masks off by one.
+      {{33, 34}, "Tails of 1 along N0 and of 2 along N1 past a multiple of 32."},
+      // Catches the program_id axes swapped.
+      {{66, 17}, "Tails of 2 and 1 on a grid that is not square."},
+      // Catches a mask that compares an axis with the other axis's size.
+      {{131, 35}, "Tails of 3 and 3 (131 = 2^7 + 3, a prime), N0 far from N1."},
+      // Catches the grid axes swapped and sizes hard-coded to 64 or 256.
       {{67, 259},
        "67 = 2^6 + 3 by 259 = 2^8 + 3: a ragged last tile on both axes with every block size, and "
-       "grids of 3 x 9 and 2 x 17 programs: catches the grid axes swapped and sizes hard-coded to "
-       "64 or 256."},
+       "grids of 3 x 9 and 2 x 17 programs."},
   };
 }
 

@@ -15,20 +15,22 @@ puzzle_spec softmax_spec(int passes) {
   s.size_names = {"N0", "T"};
   s.block_names = {"B0", "B1"};
   s.cases = {
-      {{1, 1},
-       "A single element: one column of a block of 32 or 64 is real: catches masked lanes let "
-       "into the maximum or the sum (loaded as 0, or as poison with no `other`)."},
+      // Catches masked lanes let into the maximum or the sum (loaded as 0, or as poison with no
+      // `other`).
+      {{1, 1}, "A single element: one column of a block of 32 or 64 is real."},
+      // Catches a running sum that is not rescaled when the maximum grows (the earlier elements
+      // keep their full weight) and blocks normalized on their own (0 / 0 where every exp of a
+      // block underflows).
       {{5, 131},
-       "Every row is small noise (about -1 to 1) but for its last element, 200: the row's "
-       "maximum arrives in its last block, far above the rest. Catches a running sum that is not "
-       "rescaled when the maximum grows (the earlier elements keep their full weight) and blocks "
-       "normalized on their own (0 / 0 where every exp of a block underflows).",
+       "Every row is small noise (about -1 to 1) but for its last element, 200: the row's maximum "
+       "arrives in its last block, far above the rest.",
        {{"x", peak_at_row_end(200.0, 1.0)}}},
+      // Catches a running maximum that starts at 0, masked lanes loaded as 0 into the maximum, and
+      // no maximum at all.
       {{5, 67},
        "Every row of x lies far below zero (about -1000), so exp(x) underflows to 0 for every "
-       "element unless the row's maximum is subtracted first: catches a running maximum that "
-       "starts at 0, masked lanes loaded as 0 into the maximum (T = 67 = 2^6 + 3 leaves a ragged "
-       "block for every B1), and no maximum at all.",
+       "element unless the row's maximum is subtracted first; T = 67 = 2^6 + 3 leaves a ragged "
+       "block for every B1.",
        {{"x", values_around(-1000.0, 30.0)}}},
       {{7, 131},
        "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
@@ -37,12 +39,11 @@ puzzle_spec softmax_spec(int passes) {
       {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
       {{5, 34}, "A tail of 2 past a multiple of 32."},
       {{6, 131}, "A tail of 3 past a multiple of 32 and of 64."},
-      {{13, 200},
-       "13 rows: the last program of B0 = 4 has one real row: catches a row mask left out."},
+      // Catches a row mask left out.
+      {{13, 200}, "13 rows: the last program of B0 = 4 has one real row."},
       {{4, 200}, "The classic puzzle set's 4 x 200."},
-      {{2, 1000},
-       "Long rows of 1000, 16 to 32 blocks each: catches a loop that stops after one block and "
-       "a running sum reset inside the loop."},
+      // Catches a loop that stops after one block and a running sum reset inside the loop.
+      {{2, 1000}, "Long rows of 1000, 16 to 32 blocks each."},
       {{3, 4099},
        "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
        "4096), with a ragged last block for every B1."},
