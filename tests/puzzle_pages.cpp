@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/check.hpp"
 #include "checker/hints.hpp"
 #include "checker/registry.hpp"
 
@@ -116,7 +117,77 @@ std::vector<std::string> cpp_blocks(const std::string& markdown) {
   return blocks;
 }
 
+// What a page says the checker runs (its "What the checker enforces" section), as the checker
+// knows it: the block sizes, the cases in `show --case`'s numbering, and the number of runs.
+std::vector<std::string> checker_facts(const tp::puzzle_spec& spec) {
+  std::string blocks, cases, names;
+  for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
+    blocks += (k ? ", `" : "`") + tp::blocks_argument(spec, k) + "`";
+    if (spec.kernels.front().dtype != tp::dtype::float32)
+      blocks += std::string(" (") + tp::dtype_name(spec.kernels[k].dtype) + ")";
+  }
+  for (std::size_t i = 0; i < spec.size_names.size(); ++i) names += (i ? ", " : "") + spec.size_names[i];
+  for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+    cases += (c ? ", " : "") + std::to_string(c + 1) + " `(";
+    for (std::size_t i = 0; i < spec.cases[c].sizes.size(); ++i)
+      cases += (i ? ", " : "") + std::to_string(spec.cases[c].sizes[i]);
+    cases += ")`";
+  }
+  const std::string n = std::to_string(spec.number);
+  const std::string which = spec.case_fits_rule.empty()
+                                ? "every case with every block size"
+                                : "each case with the block sizes that fit it, " + spec.case_fits_rule;
+  return {"- **Block sizes (`--blocks`):** " + blocks + ".",
+          "- **Cases (`--case`), `(" + names + ")`:** " + cases + ". `./build/tilepuzzles show " + n +
+              " --no-run` says what each holds.",
+          "- **Runs:** " + which + ", in forward, reverse and shuffled order (`--seed` seeds the "
+              "inputs and the shuffle): " + std::to_string(tp::simulator_runs(spec)) + " runs."};
+}
+
+// A page's bullets each on one line: a continuation line ("\n  ...") joined to its bullet.
+std::string joined_bullets(const std::string& page) {
+  std::string out;
+  for (std::size_t i = 0; i < page.size(); ++i) {
+    if (page.compare(i, 3, "\n  ") == 0 && page.compare(i + 3, 1, " ") != 0) {
+      out += ' ';
+      i += 2;
+    } else {
+      out += page[i];
+    }
+  }
+  return out;
+}
+
+// The facts of `spec` that `page` does not state, each as it should read.
+std::vector<std::string> facts_missing(const std::string& page, const tp::puzzle_spec& spec) {
+  std::vector<std::string> missing;
+  const std::string text = joined_bullets(page);
+  for (const std::string& fact : checker_facts(spec))
+    if (text.find("\n" + fact + "\n") == std::string::npos) missing.push_back(fact);
+  return missing;
+}
+
 }  // namespace
+
+TEST_CASE("Each page states its block sizes, cases and runs as the checker makes them", "[pages]") {
+  const tp::puzzle_spec& long_sum = *tp::find_puzzle("long-sum");
+  const std::string right = "x\n" + checker_facts(long_sum)[2] + "\n";
+  // A count one off, or a case left out, is found; the page as the checker says it is not.
+  CHECK(facts_missing(right, long_sum).size() == 2);
+  std::string one_off = right;
+  one_off.replace(one_off.find(" runs."), 0, "0");
+  CHECK(facts_missing(one_off, long_sum).size() == 3);
+  for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
+    DYNAMIC_SECTION(spec->number << " " << spec->id) {
+      const std::string page = read_project_file(spec->doc_file);
+      // On failure, the lines the page should have, under "## What the checker enforces".
+      for (const std::string& fact : facts_missing(page, *spec)) FAIL_CHECK(fact);
+      const std::string joined = joined_bullets(page);
+      CHECK(joined.find("\n## What the checker enforces\n") <
+            joined.find("\n" + checker_facts(*spec)[0]));
+    }
+  }
+}
 
 TEST_CASE("Each puzzle's page has its title, and says how to ask for its hints", "[pages]") {
   for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
