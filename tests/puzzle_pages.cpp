@@ -310,3 +310,42 @@ TEST_CASE("The examples of README.md and docs/tl.md are none of the puzzles' sol
     }
   }
 }
+
+namespace {
+
+// The counts of puzzles and runs that `text` states and the checker says otherwise: "2 of 14
+// puzzles solved", "Graded 5 copies of 14 puzzles", ctest's " 3/14 Test" and "out of 14", and a
+// solved puzzle's "N simulator runs"; each as "what it says (the checker: what it makes)".
+std::vector<std::string> wrong_counts(const std::string& text) {
+  const std::size_t total = tp::all_puzzles().size();
+  std::vector<std::string> wrong;
+  static const std::regex of_puzzles(R"((\d+)/(\d+) Test +#|\d+ of (\d+) puzzles|out of (\d+)\n|copies of (\d+) puzzles)");
+  for (std::sregex_iterator it(text.begin(), text.end(), of_puzzles), end; it != end; ++it)
+    for (int group = 2; group <= 5; ++group)
+      if ((*it)[group].matched && std::stoul((*it)[group].str()) != total)
+        wrong.push_back(it->str() + " (the checker: " + std::to_string(total) + " puzzles)");
+  static const std::regex runs(R"(\n +\d+ +([a-z0-9-]+) +solved +(\d+) simulator runs)");
+  for (std::sregex_iterator it(text.begin(), text.end(), runs), end; it != end; ++it) {
+    const tp::puzzle_spec* spec = tp::find_puzzle((*it)[1].str());
+    if (spec && std::stoi((*it)[2].str()) != tp::simulator_runs(*spec))
+      wrong.push_back(it->str().substr(1) + " (the checker: " +
+                      std::to_string(tp::simulator_runs(*spec)) + " runs)");
+  }
+  return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("The guides' counts of puzzles and runs are the checker's", "[pages]") {
+  const std::string n = std::to_string(tp::all_puzzles().size());
+  CHECK(wrong_counts("2 of " + n + " puzzles solved.\n   3  vector-add   solved   42 simulator runs\n"
+                     " 1/" + n + " Test  #1: grade_constant-add\n").empty());
+  CHECK(wrong_counts("2 of 14 puzzles solved.\n   3  vector-add   solved   36 simulator runs\n"
+                     " 1/14 Test  #1: grade_constant-add\n14% tests passed, 12 tests failed out of 14\n")
+            .size() == 4);
+  for (const char* doc : {"README.md", "docs/instructors.md", "docs/simulator.md",
+                          "docs/puzzles/README.md", "docs/ARCHITECTURE.md"}) {
+    INFO(doc);
+    for (const std::string& wrong : wrong_counts(read_project_file(doc))) FAIL_CHECK(wrong);
+  }
+}
