@@ -542,9 +542,10 @@ std::optional<other_finding> other_decides(const puzzle_spec& spec, std::size_t 
       const std::string held = site.several ? "" : ", " + number_text(site.value) + ",";
       found.text = "  The lanes that the mask of the load at " + found.source +
                    " switches off hold its `other`" + held +
-                   " and they decide this result: with `other` = " + number_text(instead) +
-                   " there, this run is right. A masked-off lane must not change the reduction "
-                   "it feeds: 0 in a sum, -inf in a maximum, +inf in a minimum.";
+                   " and they decide this result: with " + number_text(instead) +
+                   " in their place, this run is right. Masked-off lanes must leave what they "
+                   "feed unchanged (0 in a sum, -inf in a maximum, +inf in a minimum): give the "
+                   "load that `other`, or keep them out with tl::where.";
       found.cause = "`other`" + (site.several ? std::string() : " = " + number_text(site.value)) +
                     " of the masked load at " + found.source + " decides the result";
       return found;

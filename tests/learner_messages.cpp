@@ -118,7 +118,7 @@ TEST_CASE("A wrong result decided by masked-off lanes names the load and the `ot
         this_file + ":" + std::to_string(line_of(this_file, "auto padded_with_ones = "));
     CHECK_THAT(d.message, Catch::Contains("The lanes that the mask of the load at " + load +
                                           " switches off hold its `other`, 1, and they decide "
-                                          "this result: with `other` = 0 there, this run is "
+                                          "this result: with 0 in their place, this run is "
                                           "right."));
     CHECK(d.source == load);
     CHECK_THAT(d.cause, Catch::Contains("`other` = 1 of the masked load at " + load));
@@ -132,8 +132,8 @@ TEST_CASE("A wrong result decided by masked-off lanes names the load and the `ot
     const std::string load =
         this_file + ":" + std::to_string(line_of(this_file, "auto padded_with_zeros = "));
     CHECK_THAT(d.message, Catch::Contains("the load at " + load + " switches off hold its `other`, "
-                                          "0, and they decide this result: with `other` = -inf "
-                                          "there, this run is right."));
+                                          "0, and they decide this result: with -inf in their "
+                                          "place, this run is right."));
   }
   SECTION("twin: a sum wrong for another reason says nothing of `other`") {
     const auto report = check_wrong<wrong::LongSumTwice, tp::bindings::long_sum>("long-sum");
