@@ -280,7 +280,8 @@ TEST_CASE("check --json is what docs/report.schema.json describes, field for fie
     tp::add_note(noted, spec, "puzzles/vector_add.hpp", "rebuilt");
     for (const auto& problem : schema_problems(parse_json("[" + noted.json + "]")))
       FAIL_CHECK(problem);
-    const auto overflow = check(puzzle_with<wrong::VectorAddThroughABias, binding>("vector-add"));
+    const auto overflow_spec = puzzle_with<wrong::VectorAddThroughABias, binding>("vector-add");
+    const auto overflow = check(overflow_spec);  // the report points at its spec
     for (const auto& problem : schema_problems(parse_json("[" + tp::report_json(overflow) + "]")))
       FAIL_CHECK(problem);
   }
