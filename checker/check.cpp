@@ -205,18 +205,15 @@ std::string coords_of(const tensor& t, long long offset) {
 std::string wrong_map(const tensor& t, const std::vector<bool>& wrong) {
   const long long cols_total = t.shape.empty() ? 1 : t.shape.back();
   const long long rows_total = t.count() / std::max(1LL, cols_total);
-  // Each cell covers the same number of rows and of columns (the last ones fewer), as show's maps.
-  const long long rows_per_cell = (rows_total + 15) / 16, cols_per_cell = (cols_total + 63) / 64;
-  const long long rows = (rows_total + rows_per_cell - 1) / rows_per_cell;
-  const long long cols = (cols_total + cols_per_cell - 1) / cols_per_cell;
+  const long long rows = std::min(rows_total, 16LL), cols = std::min(cols_total, 64LL);
   std::ostringstream s;
   s << "    map of " << t.name << " (" << rows_total << " x " << cols_total << " elements as "
     << rows << " x " << cols << " cells, # = wrong):\n";
   for (long long r = 0; r < rows; ++r) {
     s << "      ";
-    const long long r0 = r * rows_per_cell, r1 = std::min(rows_total, r0 + rows_per_cell);
+    const long long r0 = r * rows_total / rows, r1 = (r + 1) * rows_total / rows;
     for (long long c = 0; c < cols; ++c) {
-      const long long c0 = c * cols_per_cell, c1 = std::min(cols_total, c0 + cols_per_cell);
+      const long long c0 = c * cols_total / cols, c1 = (c + 1) * cols_total / cols;
       bool any = false;
       for (long long i = r0; i < r1 && !any; ++i)
         for (long long j = c0; j < c1 && !any; ++j) any = wrong[i * cols_total + j];
