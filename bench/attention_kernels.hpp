@@ -1,6 +1,6 @@
 // The flash-attention solution (puzzle 16) with one thing changed, for the A/Bs of bench/NOTES.md:
 // `tilepuzzles bench flash-attention` times these beside the solution (bench/gpu_bench_kernels.cu),
-// and bench/attention_probe.cu times one alone.
+// and bench/probes/attention_probe.cu times one alone.
 #pragma once
 
 #include <algorithm>

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/gpu_bench_abi.hpp"
+#include "checker/bench_module_abi.hpp"
 #include "checker/gpu_launch.cuh"
 #include "cuda/timing.cuh"
 

@@ -1,7 +1,7 @@
-// The GPU benchmark module that `tilepuzzles bench` loads (bench/gpu_bench_abi.hpp): the
-// solutions of the benchmarked puzzles (bench/catalogue.hpp) swept over sizes that fill the GPU,
-// each checked against a double-precision reference at the benchmark's size before it is timed,
-// beside a device-to-device copy of 1 GiB timed in the same run (the memory ceiling).
+// The GPU benchmark module that `tilepuzzles bench` loads (checker/bench_module_abi.hpp): the
+// solutions of the benchmarked puzzles (checker/bench_catalogue.hpp) swept over sizes that fill
+// the GPU, each checked against a double-precision reference at the benchmark's size before it is
+// timed, beside a device-to-device copy of 1 GiB timed in the same run (the memory ceiling).
 //
 // The solutions' kernels are compiled in bench/gpu_bench_kernels.cu, once per warp count, and found
 // here in the module's kernel table (bench/gpu_bench_session.cuh); vector-add's 4 warps are this
@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/catalogue.hpp"
+#include "checker/bench_catalogue.hpp"
 #include "bench/gpu_bench_session.cuh"
 #include "cuda/half_bits.hpp"
 #include "solutions/vector_add.hpp"

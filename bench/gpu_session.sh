@@ -5,8 +5,8 @@
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
 # STEPS is a comma-separated subset of build,buildbench,tests,check,warps,sanitize,sass,bench,
-# resources,profile,sm80,staged,stagedprofile,sourcecounts,matmul (default: all but buildbench, resources,
-# profile, staged and stagedprofile):
+# resources,profile,sm80,staged,stagedprofile,sourcecounts,matmul,results (default: all but buildbench,
+# resources, profile, staged, stagedprofile and results):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
 #             the GPU tests and the GPU benchmarks (sm_90a: wgmma)
 #   buildbench  configure and build only what bench and profile need: the CLI and the GPU
@@ -37,6 +37,10 @@
 #             `tilepuzzles bench matmul` (the solution in fp32 and its loop in TF32, fp16 and bf16
 #             beside cuBLAS of each; matmul.csv) and cuBLAS fp32 through PyTorch (TF32 off) at
 #             4096^3 as a cross-check
+#   results   after bench and matmul: PyTorch and Triton beside both steps' rows
+#             (bench/torch_triton_baselines.py --csv baselines.csv, the matmul table with them), then
+#             bench/make_results.py writes RESULTS.md from them (copy bench.csv, matmul.csv,
+#             baselines.csv and session.txt to bench/results/ to make bench/RESULTS.md again)
 #   resources registers and spills of every benchmarked softmax and matmul kernel (cuobjdump
 #             -res-usage) and the matmul kernel's SASS instruction mix (profile.txt)
 #   profile   the same, then
@@ -178,7 +182,7 @@ if want bench; then
     echo "exit $?"
   } > "$out/bench.txt" 2>&1
   tee -a "$summary" < "$out/bench.txt"
-  if python3 -c "import torch, triton" 2>/dev/null; then
+  if ! want results && python3 -c "import torch, triton" 2>/dev/null; then
     say "== PyTorch and Triton beside the project ($(elapsed))"
     PYTHONUNBUFFERED=1 python3 bench/torch_triton_baselines.py --only ${BASELINES:-copy vector-add softmax \
         long-softmax attention} --project "$out/bench.csv" > "$out/baselines.txt" 2>/dev/null
@@ -319,4 +323,18 @@ say "== done ($(elapsed))"
 # TILEPUZZLES_PACK_LOGS=1: every log but summary.txt then goes into one logs.tar.gz.
 if [ "${TILEPUZZLES_PACK_LOGS:-0}" = 1 ]; then
   (cd "$out" && ls | grep -vxE "summary.txt|logs.tar.gz" | tar czf logs.tar.gz -T - && ls | grep -vxE "summary.txt|logs.tar.gz" | xargs rm -f)
+fi
+
+if want results; then
+  say "== PyTorch and Triton beside bench and matmul, then RESULTS.md ($(elapsed))"
+  project="$out/project.csv"
+  { cat "$out/bench.csv"; grep -v "^benchmark,variant," "$out/matmul.csv" 2>/dev/null; } > "$project"
+  PYTHONUNBUFFERED=1 python3 bench/torch_triton_baselines.py --only ${BASELINES:-copy vector-add \
+      softmax long-softmax matmul attention} --project "$project" --csv "$out/baselines.csv" \
+      > "$out/baselines.txt" 2>&1
+  echo "exit $?" >> "$out/baselines.txt"
+  tail -40 "$out/baselines.txt" | tee -a "$summary"
+  echo "bash bench/gpu_session.sh OUT $steps" > "$out/session.txt"
+  python3 bench/make_results.py "$out" > "$out/RESULTS.md" 2>> "$summary"
+  say "RESULTS.md: $(wc -l < "$out/RESULTS.md") lines ($(elapsed))"
 fi

@@ -12,8 +12,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "bench/catalogue.hpp"
-#include "bench/gpu_bench_abi.hpp"
+#include "checker/bench_catalogue.hpp"
+#include "checker/bench_module_abi.hpp"
 #include "checker/bench_report.hpp"
 #include "checker/gpu.hpp"
 #include "checker/modules.hpp"

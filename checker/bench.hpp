@@ -1,5 +1,5 @@
 // `tilepuzzles bench [PUZZLE...]`: the benchmarked puzzles' solutions on the GPU (the sweeps of
-// bench/catalogue.hpp, run by the GPU benchmark module bench/gpu_benchmarks.cu), a table per
+// checker/bench_catalogue.hpp, run by the GPU benchmark module bench/gpu_benchmarks.cu), a table per
 // puzzle, and optionally the CSV and the SVG plot.
 #pragma once
 

@@ -7,7 +7,22 @@
 #include <vector>
 
 #include "checker/launch.hpp"
+#include "checker/puzzle_list.hpp"
 #include "tile/tl.hpp"
+
+// Declares a puzzle's kernel template for its binding, as the stub's (puzzles::Name) and the
+// solution's (solutions::Name): TP_KERNEL_TEMPLATE(VectorAdd, int B0). Declared, not included:
+// each kernel compiles in its own module (checker/sim_module.cpp), so a stub that does not compile
+// costs only its own puzzle.
+#define TP_KERNEL_TEMPLATE(Name, ...) \
+  namespace puzzles {                 \
+  template <__VA_ARGS__>              \
+  struct Name;                        \
+  }                                   \
+  namespace solutions {               \
+  template <__VA_ARGS__>              \
+  struct Name;                        \
+  }
 
 namespace tp {
 
@@ -45,6 +60,15 @@ struct typed_blocks {
 template <class... Blocks>
 struct block_list {};
 
+// What every binding has from its line of checker/puzzle_list.def: its id and number.
+template <class Binding>
+struct listed_puzzle {
+  static_assert(entry_of<Binding> != nullptr,
+                "this binding's puzzle is not in checker/puzzle_list.def: add its line there");
+  static constexpr const char* id = entry_of<Binding>->id.data();
+  static constexpr int number = entry_of<Binding>->number;
+};
+
 // Instantiates a kernel template (e.g. solutions::LongSoftmax) with one set of block sizes.
 template <template <int...> class Kernel, class Blocks>
 struct instantiate;
@@ -64,6 +88,27 @@ struct instantiate_typed<Kernel, typed_blocks<T, B...>> {
 };
 template <template <class, int...> class Kernel, class Blocks>
 using instantiate_typed_t = typename instantiate_typed<Kernel, Blocks>::type;
+
+// The base of a puzzle's binding (the top of checker/specs/STEM.hpp): its id and number from the
+// list, and its stub and solution instantiated with one set of block sizes. Binding is the binding
+// itself (tp::bindings::STEM); Stub and Solution are the kernel template in both namespaces.
+template <class Binding, template <int...> class Stub, template <int...> class Solution>
+struct puzzle_binding : listed_puzzle<Binding> {
+  template <class Blocks>
+  using stub = instantiate_t<Stub, Blocks>;
+  template <class Blocks>
+  using solution = instantiate_t<Solution, Blocks>;
+};
+
+// The same for a kernel templated on its element type first (typed_blocks configurations).
+template <class Binding, template <class, int...> class Stub,
+          template <class, int...> class Solution>
+struct typed_puzzle_binding : listed_puzzle<Binding> {
+  template <class Blocks>
+  using stub = instantiate_typed_t<Stub, Blocks>;
+  template <class Blocks>
+  using solution = instantiate_typed_t<Solution, Blocks>;
+};
 
 // The parameter types of a kernel's call operator.
 template <class F>

@@ -23,6 +23,7 @@
 
 #include "checker/compile_errors.hpp"
 #include "checker/module_abi.hpp"
+#include "checker/puzzle_list.hpp"
 #include "checker/sandbox.hpp"
 #include "checker/sha256.hpp"
 #include "checker/spec.hpp"
@@ -457,10 +458,8 @@ module_files files_of(const module_ref& ref, const module_options& options) {
 std::string stubs_dir(const module_options& options) { return tree_for(options).puzzles_dir; }
 
 bool gpu_enabled(const puzzle_spec& spec) {
-  std::istringstream list(TILEPUZZLES_GPU_PUZZLES);
-  const std::string stem = stem_of(spec);
-  for (std::string s; std::getline(list, s, ',');)
-    if (s == stem) return true;
+  for (const puzzle_entry& e : puzzle_entries)
+    if (e.id == spec.id) return e.gpu;
   return false;
 }
 

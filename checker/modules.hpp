@@ -56,7 +56,7 @@ module_files files_of(const module_ref& ref, const module_options& options);
 // The directory of the stubs these options check, absolute (puzzles/, or --puzzles DIR).
 std::string stubs_dir(const module_options& options);
 
-// Whether the CUDA backend runs this puzzle (`GPU` in its line of CMakeLists.txt).
+// Whether the CUDA backend runs this puzzle (`gpu` in its line of checker/puzzle_list.def).
 bool gpu_enabled(const puzzle_spec& spec);
 
 // Checks that a --puzzles directory exists; an error message otherwise.

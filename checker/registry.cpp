@@ -1,27 +1,14 @@
 #include "checker/registry.hpp"
 
-#include "checker/specs/specs.hpp"
+#include "checker/puzzle_list.hpp"
 
 namespace tp {
 
 const std::vector<const puzzle_spec*>& all_puzzles() {
   static const std::vector<const puzzle_spec*> puzzles = {
-      &specs::constant_add(),
-      &specs::constant_add_block(),
-      &specs::vector_add(),
-      &specs::outer_add(),
-      &specs::outer_add_block(),
-      &specs::outer_mul_relu(),
-      &specs::outer_mul_relu_backward(),
-      &specs::long_sum(),
-      &specs::long_softmax_3loop(),
-      &specs::long_softmax_2loop(),
-      &specs::softmax_fused(),
-      &specs::flash_attention_simple(),
-      &specs::conv2d(),
-      &specs::matmul(),
-      &specs::matmul_int4(),
-      &specs::flash_attention(),
+#define TP_PUZZLE(number, stem, ...) &specs::stem::spec(),
+#include "checker/puzzle_list.def"
+#undef TP_PUZZLE
   };
   return puzzles;
 }

@@ -110,7 +110,7 @@ struct puzzle_spec {
   std::string solution_file; // e.g. "solutions/vector_add.hpp"
   std::string doc_file;      // e.g. "docs/puzzles/vector-add.md"
   // Why the GPU backend cannot run this puzzle yet ("it needs tl::dot, ..."), shown by `check
-  // --gpu`; empty for a puzzle built for the GPU (`tilepuzzles_puzzle(stem GPU)` in CMakeLists.txt).
+  // --gpu`; empty for a puzzle built for the GPU (`gpu` in its line of checker/puzzle_list.def).
   std::string not_on_gpu_because;
   std::vector<std::string> size_names;   // the kernel's int parameters, in order
   std::vector<std::string> block_names;  // the kernel template's parameters, in order
@@ -140,7 +140,7 @@ struct puzzle_spec {
   }
 };
 
-// The kernel entries of a binding (see checker/bindings/): one per set of block sizes.
+// The kernel entries of a binding (the top of checker/specs/STEM.hpp): one per set of block sizes.
 template <class Binding, class... Blocks>
 std::vector<kernel_entry> make_kernel_entries(block_list<Blocks...>) {
   return {kernel_entry{Blocks::values(), Blocks::dtype}...};

@@ -2,10 +2,11 @@
 # (shared libraries that the checker loads with dlopen), so a stub that does not compile costs
 # only its own puzzle. docs/ARCHITECTURE.md ("Puzzle modules") explains the design.
 #
-#   tilepuzzles_puzzle(STEM [GPU])
+#   tilepuzzles_puzzle(STEM ID gpu|simulator)
 #
 # declares the puzzle whose files are puzzles/STEM.hpp, solutions/STEM.hpp and
-# checker/bindings/STEM.hpp. GPU means the CUDA backend runs its kernels: the one switch per puzzle
+# checker/specs/STEM.hpp (its binding), called for each line of checker/puzzle_list.def
+# (cmake/puzzle_list.cmake). gpu means the CUDA backend runs its kernels: the one switch per puzzle
 # that turns on its GPU modules (only in builds with TILEPUZZLES_CUDA).
 #
 # Module targets and files, for STEM and IMPL (stub or solution):
@@ -98,7 +99,7 @@ function(tilepuzzles_module stem impl backend)
   string(TOUPPER ${impl} impl_upper)
   target_compile_definitions(${target} PRIVATE
     TILEPUZZLES_BINDING=${stem}
-    TILEPUZZLES_BINDING_HEADER="checker/bindings/${stem}.hpp"
+    TILEPUZZLES_BINDING_HEADER="checker/specs/${stem}.hpp"
     TILEPUZZLES_KERNEL_FILE="${kernel_file}"
     TILEPUZZLES_IMPL_${impl_upper}=1)
   set(launcher sh ${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh)
@@ -138,8 +139,7 @@ function(tilepuzzles_module stem impl backend)
     set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
   elseif(backend STREQUAL "gpu" AND NOT (TILEPUZZLES_GPU_TESTS OR tilepuzzles_gpu_found)
          AND NOT stem IN_LIST tilepuzzles_gpu_solution_modules_in_all)
-    # No GPU to run it here: the test kernels' nvcc unit (tests/gpu/kernels.cu) compiles every
-    # solution for 4 warps already, and `check --gpu` builds this module when it needs it.
+    # No GPU to run it here: `check --gpu` builds this module when it needs it.
     set_target_properties(${target} PROPERTIES EXCLUDE_FROM_ALL ON)
   endif()
   add_custom_command(TARGET ${target} POST_BUILD
@@ -149,22 +149,18 @@ function(tilepuzzles_module stem impl backend)
     VERBATIM)
 endfunction()
 
-# The GPU solution modules a build without a GPU still compiles: the module's own code (its
-# launcher, the warp-count probe, one unit per warp count) and flash attention's 8-warp programs
-# on wgmma, which the 4-warp test unit does not build.
-set(tilepuzzles_gpu_solution_modules_in_all flash_attention)
+# The GPU solution modules a build without a GPU still compiles, so that no path of the CUDA
+# backend can rot unseen (with the GPU tests' kernels, tests/gpu/kernels.cu, compiled for 4 warps):
+# the module's own code (its launcher, the warp-count probe, one unit per warp count) in each;
+# dot on wgmma with 8 warps (flash attention), exact fp32 dot on FFMA (matmul), int32 tiles and
+# shifts (matmul-int4), reductions with the solution's own warp count, 1 to 16 (the fused and the
+# 2-loop softmax), a 3-D grid and loops over run-time sizes (conv2d). The other puzzles use no
+# operation these and the test kernels do not.
+set(tilepuzzles_gpu_solution_modules_in_all
+    flash_attention matmul matmul_int4 softmax_fused long_softmax_2loop conv2d)
 
-function(tilepuzzles_puzzle stem)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "GPU" "" "")
-  # The id comes from the binding, the one source of a puzzle's compile-time facts.
-  set(binding ${PROJECT_SOURCE_DIR}/checker/bindings/${stem}.hpp)
-  file(STRINGS ${binding} id_line REGEX "constexpr const char\\* id = \"[^\"]+\"")
-  string(REGEX MATCH "\"([^\"]+)\"" _ "${id_line}")
-  if(NOT CMAKE_MATCH_1)
-    message(FATAL_ERROR "${binding}: no `static constexpr const char* id = \"...\";` line")
-  endif()
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${binding})
-  set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_ids ${CMAKE_MATCH_1})
+function(tilepuzzles_puzzle stem id backend)
+  set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_ids ${id})
   set_property(GLOBAL APPEND PROPERTY tilepuzzles_puzzle_stems ${stem})
 
   foreach(impl stub solution)
@@ -172,9 +168,8 @@ function(tilepuzzles_puzzle stem)
       tilepuzzles_module(${stem} ${impl} simulator)
     endif()
   endforeach()
-  if(arg_GPU)
-    set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_stems ${stem})
-    set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_ids ${CMAKE_MATCH_1})
+  if(backend STREQUAL "gpu")
+    set_property(GLOBAL APPEND PROPERTY tilepuzzles_gpu_ids ${id})
     if(TILEPUZZLES_CUDA)
       foreach(impl stub solution)
         if(NOT (TILEPUZZLES_MODULES_ONLY AND impl STREQUAL "solution"))

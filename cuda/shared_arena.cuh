@@ -17,7 +17,7 @@
 // ends within 128 times the static region. (Seen on an H200, built for sm_90 and for sm_80:
 // ptxas puts the markers after the GPU's reserved kilobyte, largest first, and the dynamic
 // region right after them at a multiple of 128 bytes; cudaFuncGetAttributes counts the bytes in
-// between as static. bench/shared_arena_probe.cu shows it.)
+// between as static. bench/probes/shared_arena_probe.cu shows it.)
 //
 // The offsets are multiples of 128, which the compiler sees, so it keeps 16-byte shared accesses
 // whole (an offset read from %dynamic_smem_size made it split them). They are not free: ptxas

@@ -8,7 +8,7 @@
 //   TP_TWIN(Softmax2LoopWithExp2, long_softmax_2loop);
 //   TP_CORPUS_TESTS("softmax")
 //
-// (the binding names checker/bindings/<stem>.hpp; the text after the kind, when not empty, must
+// (the binding is the top of checker/specs/<stem>.hpp; the text after the kind, when not empty, must
 // appear in the report's message). Kernels templated on their element type first (flash-attention's
 // template <class T, int...>) register with TP_WRONG_TYPED and TP_TWIN_TYPED. A wrong kernel is
 // checked with the puzzle's first block sizes only, or its first few with

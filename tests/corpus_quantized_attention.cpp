@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "check_as_puzzle.hpp"
-#include "checker/bindings/flash_attention.hpp"
-#include "checker/bindings/matmul_int4.hpp"
+#include "checker/specs/flash_attention.hpp"
+#include "checker/specs/matmul_int4.hpp"
 #include "corpus.hpp"
 #include "solutions/flash_attention_pipelined.hpp"
 

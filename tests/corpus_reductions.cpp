@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "check_as_puzzle.hpp"
-#include "checker/bindings/long_softmax_2loop.hpp"
-#include "checker/bindings/long_softmax_3loop.hpp"
-#include "checker/bindings/long_sum.hpp"
-#include "checker/bindings/softmax_fused.hpp"
+#include "checker/specs/long_softmax_2loop.hpp"
+#include "checker/specs/long_softmax_3loop.hpp"
+#include "checker/specs/long_sum.hpp"
+#include "checker/specs/softmax_fused.hpp"
 #include "corpus.hpp"
 
 namespace rows {

@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "check_as_puzzle.hpp"
-#include "checker/bindings/conv2d.hpp"
-#include "checker/bindings/flash_attention_simple.hpp"
-#include "checker/bindings/matmul.hpp"
+#include "checker/specs/conv2d.hpp"
+#include "checker/specs/flash_attention_simple.hpp"
+#include "checker/specs/matmul.hpp"
 #include "corpus.hpp"
 
 namespace wrong {

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "checker/bindings/flash_attention_simple.hpp"
-#include "checker/bindings/long_softmax_2loop.hpp"
-#include "checker/bindings/long_softmax_3loop.hpp"
-#include "checker/bindings/matmul.hpp"
-#include "checker/bindings/vector_add.hpp"
+#include "checker/specs/flash_attention_simple.hpp"
+#include "checker/specs/long_softmax_2loop.hpp"
+#include "checker/specs/long_softmax_3loop.hpp"
+#include "checker/specs/matmul.hpp"
+#include "checker/specs/vector_add.hpp"
 #include "checker/check.hpp"
 #include "checker/isolate.hpp"
 #include "checker/registry.hpp"

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "checker/bindings/flash_attention.hpp"
+#include "checker/specs/flash_attention.hpp"
 #include "check_as_puzzle.hpp"
 
 namespace wrong {

@@ -8,12 +8,12 @@
 
 #include "check_as_puzzle.hpp"
 #include "corpus.hpp"
-#include "checker/bindings/constant_add.hpp"
-#include "checker/bindings/constant_add_block.hpp"
-#include "checker/bindings/outer_add.hpp"
-#include "checker/bindings/outer_add_block.hpp"
-#include "checker/bindings/outer_mul_relu.hpp"
-#include "checker/bindings/outer_mul_relu_backward.hpp"
+#include "checker/specs/constant_add.hpp"
+#include "checker/specs/constant_add_block.hpp"
+#include "checker/specs/outer_add.hpp"
+#include "checker/specs/outer_add_block.hpp"
+#include "checker/specs/outer_mul_relu.hpp"
+#include "checker/specs/outer_mul_relu_backward.hpp"
 
 using namespace as_puzzle;
 

@@ -10,13 +10,13 @@
 
 #include "check_as_puzzle.hpp"
 #include "corpus.hpp"
-#include "checker/bindings/conv2d.hpp"
-#include "checker/bindings/flash_attention_simple.hpp"
-#include "checker/bindings/long_softmax_2loop.hpp"
-#include "checker/bindings/long_softmax_3loop.hpp"
-#include "checker/bindings/long_sum.hpp"
-#include "checker/bindings/matmul.hpp"
-#include "checker/bindings/softmax_fused.hpp"
+#include "checker/specs/conv2d.hpp"
+#include "checker/specs/flash_attention_simple.hpp"
+#include "checker/specs/long_softmax_2loop.hpp"
+#include "checker/specs/long_softmax_3loop.hpp"
+#include "checker/specs/long_sum.hpp"
+#include "checker/specs/matmul.hpp"
+#include "checker/specs/softmax_fused.hpp"
 
 using namespace as_puzzle;
 

@@ -3,7 +3,7 @@
 // it unpacks the 4-bit values.
 #include <catch2/catch.hpp>
 
-#include "checker/bindings/matmul_int4.hpp"
+#include "checker/specs/matmul_int4.hpp"
 #include "check_as_puzzle.hpp"
 
 namespace wrong {

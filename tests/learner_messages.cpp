@@ -8,9 +8,9 @@
 #include <string>
 
 #include "check_as_puzzle.hpp"
-#include "checker/bindings/long_softmax_2loop.hpp"
-#include "checker/bindings/long_sum.hpp"
-#include "checker/bindings/vector_add.hpp"
+#include "checker/specs/long_softmax_2loop.hpp"
+#include "checker/specs/long_sum.hpp"
+#include "checker/specs/vector_add.hpp"
 
 namespace wrong {
 

@@ -273,7 +273,8 @@ TEST_CASE("Each puzzle has a row in both puzzle tables and a stub that names its
       const std::string page = spec->doc_file.substr(spec->doc_file.rfind('/') + 1);
       CHECK_THAT(index, Catch::Contains("\n| " + n + " | `" + spec->id + "` | [" + page + "](" +
                                         page + ") |"));
-      CHECK_THAT(readme, Catch::Contains("\n| " + n + " | `" + spec->id + "` | "));
+      CHECK_THAT(readme, Catch::Contains("\n| " + n + " | [`" + spec->id + "`](" + spec->doc_file +
+                                         ") | "));
       const std::string stub = read_project_file(spec->stub_file);
       CHECK(stub.rfind("// Puzzle " + n + ", " + spec->id + ": ", 0) == 0);
       CHECK_THAT(stub, Catch::Contains("`./build/tilepuzzles check " + n + "`"));

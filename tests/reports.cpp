@@ -1,5 +1,5 @@
 // What a failing report says besides its kind: what a kernel that stores nothing did instead, the
-// case as JSON fields, and what the failing case is there to catch.
+// case as JSON fields, and what the failing case holds.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -11,9 +11,9 @@
 
 #include "check_as_puzzle.hpp"
 #include "corpus.hpp"
-#include "checker/bindings/long_softmax_2loop.hpp"
-#include "checker/bindings/vector_add.hpp"
 #include "checker/isolate.hpp"
+#include "checker/specs/long_softmax_2loop.hpp"
+#include "checker/specs/vector_add.hpp"
 #include "checker/report.hpp"
 #include "cli_support.hpp"
 #include "solutions/long_softmax_3loop.hpp"

@@ -78,7 +78,7 @@ TL_FN T float_maximum(T a, T b) {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_same_v<T, float>) {
     float d;
-    // NaN in either operand gives NaN; -0 < +0 in either order (bench/gpu_float_facts.cu prints
+    // NaN in either operand gives NaN; -0 < +0 in either order (bench/probes/gpu_float_facts.cu prints
     // it, the GPU parity test checks it).
     asm("max.NaN.f32 %0, %1, %2;" : "=f"(d) : "f"(a), "f"(b));
     return d;

@@ -18,8 +18,8 @@ count=${2:-30}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-# The puzzles in curriculum order: the tilepuzzles_puzzle lines of CMakeLists.txt.
-stems=$(sed -n 's/^tilepuzzles_puzzle(\([a-z0-9_]*\).*/\1/p' "$root/CMakeLists.txt")
+# The puzzles in curriculum order: the lines of checker/puzzle_list.def.
+stems=$(sed -n 's/^TP_PUZZLE([0-9]*, *\([a-z0-9_]*\),.*/\1/p' "$root/checker/puzzle_list.def")
 
 put() {  # put FILE: stdin into FILE, unless it holds that already
   local text

@@ -1,0 +1,72 @@
+// Puzzle 14: batched matrix multiplication with tl::dot.
+#pragma once
+
+#include "checker/binding.hpp"
+
+TP_KERNEL_TEMPLATE(Matmul, int B0, int B1, int B_MID)
+
+namespace tp::bindings {
+
+struct matmul : puzzle_binding<matmul, puzzles::Matmul, solutions::Matmul> {
+  using signature = void(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0,
+                         int N1, int N2, int MID);
+  using configs = block_list<blocks<16, 16, 16>, blocks<32, 16, 32>>;
+};
+
+}  // namespace tp::bindings
+
+// The spec: the checker's half of this file, compiled once, into the checker
+// (cmake/puzzle_list.cmake). The puzzle's modules include this file for its binding only.
+#ifdef TILEPUZZLES_SPEC
+#include "checker/specs/common.hpp"
+
+namespace tp::specs::matmul {
+
+void describe(puzzle_spec& s) {
+  s.summary = "z[b] = x[b] @ y[b] for x[N2, N0, MID], y[N2, MID, N1]; a B0 x B1 tile of z per "
+              "program, a loop over MID in steps of B_MID";
+  s.size_names = {"N0", "N1", "N2", "MID"};
+  s.block_names = {"B0", "B1", "B_MID"};
+  s.cases = {
+      // Catches a mask or an `other` missing on any axis (the padding along MID must load as 0).
+      {{1, 1, 1, 1}, "All sizes 1: every tile is one real element."},
+      // Catches a batch offset left out of x, y or z.
+      {{32, 32, 4, 32}, "The classic puzzle set's 4 batches of 32 x 32 @ 32 x 32."},
+      // Catches masks off by one.
+      {{17, 18, 2, 19}, "Every size past a multiple of 16 by 1, 2 or 3."},
+      // Catches a batch or row stride taken from the wrong size.
+      {{33, 35, 3, 50},
+       "Sizes past a multiple of 32 with N0, N1 and MID all different; three batches."},
+      // Catches a loop that drops it (k + B_MID <= MID).
+      {{64, 48, 1, 67}, "MID = 67 = 2^6 + 3: a ragged last step along MID."},
+      // Catches program_id(0) and program_id(1) swapped.
+      {{40, 70, 2, 35}, "A tile grid wider than tall."},
+      {{67, 37, 3, 131},
+       "N0 = 67, N1 = 37 and MID = 131 = 2^7 + 3 (primes), three batches: ragged tiles on every "
+       "axis with every block size, a grid that is not square, and a loop over MID past 128."},
+  };
+  s.blocked_sizes = {{0, 0}, {1, 1}, {3, 2}};
+  s.tensors = {
+      {"x", false, sizes_at({2, 0, 3}), signed_fill()},
+      {"y", false, sizes_at({2, 3, 1}), signed_fill()},
+      {"z", true, sizes_at({2, 0, 1}), nullptr}};
+  s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
+    return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], (n[1] + b[1] - 1) / b[1], n[2]};
+  };
+  s.reference = [](const std::vector<int>& n, std::vector<tensor>& t) {
+    const long long N0 = n[0], N1 = n[1], N2 = n[2], MID = n[3];
+    for (long long b = 0; b < N2; ++b) {
+      const matrix x = as_matrix(t[0], N0, MID, b * N0 * MID);
+      const matrix y = as_matrix(t[1], MID, N1, b * MID * N1);
+      set_from(t[2], matrix(x * y), b * N0 * N1);
+    }
+  };
+  s.rtol = 1e-4;
+  s.atol = 1e-4;
+  // Each program reads its rows of x and its columns of y once: one tile of each per k step.
+  s.budgets = {each_program_reads_each_element_at_most({"x", "y"}, 1),
+               each_element_written_at_most({"z"}, 1)};
+}
+
+}  // namespace tp::specs::matmul
+#endif  // TILEPUZZLES_SPEC
