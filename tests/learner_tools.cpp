@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "checker/hints.hpp"
 #include "checker/registry.hpp"
@@ -30,6 +31,31 @@ std::string list_status(const std::string& out, const tp::puzzle_spec& p) {
 }
 
 std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
+
+// The output README.md's learner route shows after `$ COMMAND` (a code block of step 5, its list
+// indentation removed), without the command and the "..." that stand for lines left out.
+std::vector<std::string> readme_output_of(const std::string& command) {
+  const std::string readme = read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/README.md");
+  const std::string start = "\n   $ " + command + "\n";
+  const std::size_t begin = readme.find(start);
+  if (begin == std::string::npos) return {"(README.md shows no `$ " + command + "`)"};
+  const std::size_t end = readme.find("\n   ```", begin);
+  std::vector<std::string> lines;
+  std::istringstream in(readme.substr(begin + start.size(), end - begin - start.size()));
+  for (std::string line; std::getline(in, line);)
+    if (line.size() > 3 && line.substr(3) != "...") lines.push_back(line.substr(3));
+  return lines;
+}
+
+// The lines of `shown` (README's) that `real` (a run's output) lacks, each as a whole line with
+// its indentation; empty when README shows nothing but what the run printed.
+std::vector<std::string> lines_not_in(const std::vector<std::string>& shown,
+                                      const std::string& real) {
+  std::vector<std::string> missing;
+  for (const std::string& line : shown)
+    if (("\n" + real + "\n").find("\n" + line + "\n") == std::string::npos) missing.push_back(line);
+  return missing;
+}
 
 }  // namespace
 
@@ -380,6 +406,31 @@ TEST_CASE("show replays the run check failed on, block sizes and all", "[ux][sho
     CHECK_THAT(r.out, Catch::Contains("case 1 of 7: N0=1, T=1, B0=4, B1=64, order forward"));
     CHECK_THAT(r.out, Catch::Contains("out of bounds: program (0, 0, 0) stores 3 lanes outside z"));
     CHECK_THAT(r.out, !Catch::Contains("This run is right"));
+  }
+  SECTION("README's learner route shows this route's real output") {
+    // README's kernel is this one, run from the project's root on puzzles/: the same output but
+    // for the directory, which the reports name in full or from the working directory.
+    const auto from_root = [&](const std::string& out) {
+      return std::regex_replace(replace_all(out, " --puzzles " + dir, ""),
+                                std::regex(R"([^ (]*/show-replay/)"), "puzzles/");
+    };
+    const auto shown_check = readme_output_of("./build/tilepuzzles check 8");
+    const auto shown_show = readme_output_of("./build/tilepuzzles show 8");
+    CHECK(shown_check.size() > 8);
+    CHECK(shown_show.size() > 4);
+    const std::string real_check = from_root(check.out);
+    const std::string real_show = from_root(run_cli("show 8 --puzzles " + dir).out);
+    for (const std::string& line : lines_not_in(shown_check, real_check)) FAIL_CHECK(line);
+    for (const std::string& line : lines_not_in(shown_show, real_show)) FAIL_CHECK(line);
+    // The comparison can fail: the first block sizes' run in place of the failed one, or a line
+    // number one off, is found.
+    const std::vector<std::string> first_blocks = {
+        "    (case 1 of 7: N0=1, T=1, B0=1, B1=32, order forward)"};
+    CHECK(lines_not_in(first_blocks, real_check) == first_blocks);
+    const std::vector<std::string> line_off = {
+        "  out-of-bounds: program (0, 0, 0) stores to z outside the buffer at "
+        "puzzles/long_sum.hpp:25"};
+    CHECK(lines_not_in(line_off, real_check) == line_off);
   }
   SECTION("the command the report names draws it too; the case alone runs the first block sizes") {
     const auto r = run_cli(replay.substr(std::string("tilepuzzles ").size()));
