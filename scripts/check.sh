@@ -13,7 +13,7 @@ bash scripts/configure.sh
 build_checker() {
   local log=build/checker-build.log plan=build/checker-build.plan
   # The steps this build will run (Ninja's dry run); with another generator, no estimate.
-  cmake --build build --target tilepuzzles -- -n > "$plan" 2>/dev/null || : > "$plan"
+  bash scripts/build-plan.sh build tilepuzzles > "$plan"
   cmake --build build -j"$(nproc)" --target tilepuzzles > "$log" 2>&1 &
   local pid=$! start=$SECONDS shown=0
   while kill -0 "$pid" 2>/dev/null; do
