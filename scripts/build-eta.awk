@@ -1,6 +1,6 @@
 # How long the build of scripts/check.sh has left, in seconds, from what is done so far: the
 # seconds elapsed, scaled by the cost of the steps left over the cost of the steps done. A step's
-# cost is its compile time in scripts/build-costs.txt (measured on a fresh build); a step not in
+# cost is its CPU time in scripts/build-costs.txt (measured on a fresh build); a step not in
 # the table costs the table's median. Counting steps instead (every step alike) said "about 2 min
 # left" at 1m02s and again at 2m35s: the steps that come first are the cheap ones.
 #

@@ -9,7 +9,7 @@ bash scripts/configure.sh
 
 # Builds the checker with its output in build/checker-build.log, and shows which step it is at
 # and about how long is left, on one line where it can. How long is left weighs each step by its
-# compile time in scripts/build-costs.txt (scripts/build-eta.awk): the steps differ fiftyfold.
+# CPU time in scripts/build-costs.txt (scripts/build-eta.awk): the steps differ fiftyfold.
 build_checker() {
   local log=build/checker-build.log plan=build/checker-build.plan
   # The steps this build will run (Ninja's dry run); with another generator, no estimate.
