@@ -250,6 +250,12 @@ freshness check_freshness(const module_paths& p) {
                               build_file_shown(p.file) + ")"};
   std::vector<std::string> files = dependencies(p, nullptr);
   files.insert(files.begin(), p.kernel_file);
+  // A simulator module reads the headers of tl, the simulator and the launcher through the main
+  // build's precompiled header, which its depfile does not list: a module older than it was built
+  // before those headers last changed.
+  const std::string pch =
+      main_build() + "/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx.gch";
+  if (!p.file.ends_with(".gpu.so") && stat_file(pch).exists) files.push_back(pch);
   for (const std::string& f : files) {
     const file_time t = stat_file(f);
     const std::string shown = f == p.kernel_file ? p.shown_kernel_file : shown_path(f);

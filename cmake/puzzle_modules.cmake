@@ -60,6 +60,10 @@ if(TILEPUZZLES_MODULES_ONLY)
     message(FATAL_ERROR "${tilepuzzles_main_pch}.gch is missing: build the main build's "
                         "tilepuzzles_module_pch first")
   endif()
+  # The compiler's depfile lists none of the headers read through it: a module is rebuilt when
+  # the main build's precompiled header is, that is, when one of them changed.
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/checker/sim_module.cpp PROPERTIES
+                              OBJECT_DEPENDS ${tilepuzzles_main_pch}.gch)
 else()
   add_library(tilepuzzles_module_pch MODULE ${PROJECT_SOURCE_DIR}/checker/module_pch.cpp)
   target_link_libraries(tilepuzzles_module_pch PRIVATE tilepuzzles_simulator)

@@ -33,6 +33,9 @@ struct launch_options {
   // Run every operation lane by lane, the reference the bulk path must agree with bit for bit
   // (tests/simulator_bulk.cpp). Many times slower; diagnostics and results are the same.
   bool lane_by_lane = false;
+  // When set, the masked-off lanes of floating-point loads with `other` go through this probe
+  // (simulator/origin.hpp): the checker's rerun of a wrong result.
+  other_probe* other = nullptr;
 };
 
 struct launch_result {

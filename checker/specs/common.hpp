@@ -85,8 +85,8 @@ constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
 std::vector<test_case> outer_block_cases();
 std::array<int, 3> outer_block_grid(const std::vector<int>& sizes, const std::vector<int>& blocks);
 // outer_block_cases() and, third, a case of 35 x 66 where x and y are all negative (so that every
-// product is positive), which catches what `catches` says.
-std::vector<test_case> outer_block_cases_with_negative_inputs(std::string catches);
+// product is positive), described to the learner as `about` says.
+std::vector<test_case> outer_block_cases_with_negative_inputs(std::string about);
 // The tensors of the outer puzzles: x[N0] (spread 1), y[N1] (spread y_spread), output z[N1, N0].
 std::vector<tensor_spec> outer_tensors(double y_spread);
 // z[j, i] = x[i] + y[j] (tensors 0, 1 and 2).

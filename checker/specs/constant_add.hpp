@@ -26,12 +26,10 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0"};
   s.block_names = {"B0"};
   s.cases = {
-      {{32},
-       "The classic puzzle set's x[32], with B0 = 32: catches a wrong constant and lanes "
-       "stored to the wrong offsets."},
-      {{128},
-       "x[128] with B0 = 128: catches a kernel that assumes 32 lanes (it leaves most of z "
-       "unwritten)."},
+      // Catches a wrong constant and lanes stored to the wrong offsets.
+      {{32}, "The classic puzzle set's x[32], with B0 = 32."},
+      // Catches a kernel that assumes 32 lanes (it leaves most of z unwritten).
+      {{128}, "x[128] with B0 = 128."},
   };
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[0] == b[0]; };
   s.case_fits_rule = "N0 = B0 (one program covers the whole vector)";

@@ -27,17 +27,16 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0"};
   s.block_names = {"B0"};
   s.cases = {
-      {{1},
-       "One element: every lane of the only program but one is masked off: catches a missing "
-       "mask."},
+      // Catches a missing mask.
+      {{1}, "One element: every lane of the only program but one is masked off."},
       {{2}, "Two elements in one partial block."},
       {{3}, "Three elements in one partial block."},
-      {{33}, "A tail of 1 past a multiple of 32: catches a mask or a grid that is off by one."},
+      // Catches a mask or a grid that is off by one.
+      {{33}, "A tail of 1 past a multiple of 32."},
       {{66}, "A tail of 2 past a multiple of 32 and of 64."},
       {{131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
-      {{200},
-       "The classic puzzle set's x[200]: several programs: catches offsets that ignore "
-       "program_id."},
+      // Catches offsets that ignore program_id.
+      {{200}, "The classic puzzle set's x[200]: several programs."},
       {{4099},
        "4099 = 2^12 + 3, a prime: past every round size a kernel might assume (1024, 4096), "
        "with a ragged last block for every B0."},

@@ -30,29 +30,24 @@ void describe(puzzle_spec& s) {
   s.block_names = {"B0", "B1"};
   // With (B0, B1) = (8, 8) and (16, 4).
   s.cases = {
+      // Catches a missing mask on the image or on z.
       {{1, 1, 1, 1, 1},
-       "One pixel and a 1 x 1 filter: every lane of the tile but one is masked off: catches "
-       "a missing mask on the image or on z."},
-      {{4, 8, 8, 4, 4},
-       "The classic puzzle set's 4 images of 8 x 8 with a 4 x 4 filter: catches the filter "
-       "read transposed (k[b, a]), taps past the right and bottom edges not taken as 0, and "
-       "an image offset left out."},
-      {{2, 17, 10, 3, 3},
-       "H past a multiple of B0 by 1, W past one of 8 by 2: catches masks on the window's "
-       "rows or columns off by one."},
-      {{3, 11, 19, 2, 5},
-       "H past 8 by 3, W past 8 and 16 by 3; a filter that is not square: catches KH and KW "
-       "swapped."},
-      {{1, 3, 2, 4, 4},
-       "A filter larger than the image: most taps fall beyond the edges: catches taps beyond "
-       "the edges read instead of masked to 0."},
-      {{2, 34, 35, 5, 2},
-       "H past 32 by 2, W past 32 by 3 (H != W); a tall filter: catches the row stride H "
-       "where it is W."},
+       "One pixel and a 1 x 1 filter: every lane of the tile but one is masked off."},
+      // Catches the filter read transposed (k[b, a]), taps past the right and bottom edges not
+      // taken as 0, and an image offset left out.
+      {{4, 8, 8, 4, 4}, "The classic puzzle set's 4 images of 8 x 8 with a 4 x 4 filter."},
+      // Catches masks on the window's rows or columns off by one.
+      {{2, 17, 10, 3, 3}, "H past a multiple of B0 by 1, W past one of 8 by 2."},
+      // Catches KH and KW swapped.
+      {{3, 11, 19, 2, 5}, "H past 8 by 3, W past 8 and 16 by 3; a filter that is not square."},
+      // Catches taps beyond the edges read instead of masked to 0.
+      {{1, 3, 2, 4, 4}, "A filter larger than the image: most taps fall beyond the edges."},
+      // Catches the row stride H where it is W.
+      {{2, 34, 35, 5, 2}, "H past 32 by 2, W past 32 by 3 (H != W); a tall filter."},
+      // Catches swapped axes and masks tied to one block size.
       {{2, 67, 37, 3, 4},
        "Images of 67 x 37 (primes): a ragged last tile on both axes with every block size, "
-       "grids of 9 x 5 and 5 x 10 tiles, a filter that is not square: catches swapped axes and "
-       "masks tied to one block size."},
+       "grids of 9 x 5 and 5 x 10 tiles, a filter that is not square."},
   };
   s.blocked_sizes = {{1, 0}, {2, 1}};
   s.tensors = {{"x", false, sizes_at({0, 1, 2}), signed_fill()},

@@ -29,29 +29,28 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "T"};
   s.block_names = {"B0", "B1"};
   s.cases = {
+      // Catches masked keys let into the softmax (a key loaded as 0 scores 0, not -inf).
       {{1, 1},
-       "One query and one key: catches masked keys let into the softmax (a key loaded as 0 "
-       "scores 0, not -inf)."},
+       "One query and one key: every lane of a block of keys but the first is masked off."},
+      // Catches a running sum or output that is not rescaled when the maximum grows (the earlier
+      // keys keep their full weight).
       {{11, 67},
        "q is positive (1 to 2) and k small noise (about -1 to 1) but for its last key, 100: "
-       "every query's maximum score arrives in the last block of keys, far above the rest. "
-       "Catches a running sum or output that is not rescaled when the maximum grows (the "
-       "earlier keys keep their full weight).",
+       "every query's maximum score arrives in the last block of keys, far above the rest.",
        {{"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_at_row_end(100.0, 1.0)}}},
+      // Catches a running maximum that starts at 0 (0 / 0) and no maximum at all (inf / inf); N0
+      // = 13 and T = 67 = 2^6 + 3 leave ragged blocks for every block size.
       {{13, 67},
        "Every score q[i] * k[j] of a query lies far from zero: k is all negative (-10.5 to "
        "-11.5) and q has magnitudes 10 to 11 of either sign, so a query with q > 0 has every "
        "score below -105 (exp of each underflows to 0) and one with q < 0 every score above "
-       "+105 (exp overflows). Catches a running maximum that starts at 0 (0 / 0) and no maximum "
-       "at all (inf / inf); N0 = 13 and T = 67 = 2^6 + 3 leave ragged blocks for every block "
-       "size.",
+       "+105 (exp overflows).",
        {{"q", magnitudes_between(10.0, 11.0, 0)}, {"k", magnitudes_between(10.5, 11.5, -1)}}},
       {{3, 17}, "A tail of 1 key past a multiple of 16."},
       {{5, 34}, "A tail of 2 keys past a multiple of 16 and of 32."},
       {{9, 67}, "A tail of 3 keys; N0 = 9 for B0 = 8."},
-      {{40, 200},
-       "40 queries and 200 keys: several programs of queries: catches offsets that ignore "
-       "program_id."},
+      // Catches offsets that ignore program_id.
+      {{40, 200}, "40 queries and 200 keys: several programs of queries."},
       {{200, 200}, "The classic puzzle set's 200 queries and 200 keys."},
       {{9, 4099},
        "4099 = 2^12 + 3 keys, a prime: past loop bounds a kernel might hard-code (1024, 4096)."},

@@ -27,16 +27,14 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "T"};
   s.block_names = {"B0", "B1"};
   s.cases = {
-      {{1, 1},
-       "A single element: one column of a block of 32 or 64 is real: catches masked lanes let "
-       "into the sum (with no `other`, or an `other` other than 0)."},
+      // Catches masked lanes let into the sum (with no `other`, or an `other` other than 0).
+      {{1, 1}, "A single element: one column of a block of 32 or 64 is real."},
       {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
       {{5, 34}, "A tail of 2 past a multiple of 32; N0 = 5 for B0 = 4."},
       {{7, 131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
       {{4, 200}, "The classic puzzle set's 4 x 200."},
-      {{2, 1000},
-       "Long rows of 1000, 16 to 32 blocks each: catches a loop that stops after one block and "
-       "a running sum reset inside the loop."},
+      // Catches a loop that stops after one block and a running sum reset inside the loop.
+      {{2, 1000}, "Long rows of 1000, 16 to 32 blocks each."},
       {{3, 4099},
        "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
        "4096), with a ragged last block for every B1 and N0 = 3 for B0 = 4."},

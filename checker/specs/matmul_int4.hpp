@@ -64,23 +64,23 @@ void describe(puzzle_spec& s) {
   // columns past a multiple of 16 or 32 by 1, 2 and 3; MID past a multiple of B_MID = 128 and
   // past 1024. Every pair of packed words holds each 4-bit value 0 to 15 once (fill_nibbles).
   s.cases = {
+      // Any wrong shift, nibble order, mask or zero point changes the result.
       {{1, 1, 64},
        "One row and one column: every lane of a block but a corner is masked off. Each pair of "
-       "packed words holds every 4-bit value 0 to 15 once, so any wrong shift, nibble order, "
-       "mask or zero point changes the result."},
+       "packed words holds every 4-bit value 0 to 15 once."},
+      // Catches offsets that ignore program_id on either axis.
       {{32, 32, 64},
-       "The classic set's 32 x 64 weights times a 64 x 32 activation, whole blocks: catches "
-       "offsets that ignore program_id on either axis."},
+       "The classic set's 32 x 64 weights times a 64 x 32 activation, whole blocks."},
+      // Catches a mask missing on either axis and an index into weight, scale or zero that is
+      // right only in the first step.
       {{17, 18, 128},
-       "Rows and columns past a multiple of 16 by 1 and 2, and two steps of k for B_MID = 64: "
-       "catches a mask missing on either axis and an index into weight, scale or zero that is "
-       "right only in the first step."},
+       "Rows and columns past a multiple of 16 by 1 and 2, and two steps of k for B_MID = 64."},
+      // Catches the masks on k (ks < MID, groups < MID / 8) left out.
       {{33, 35, 192},
-       "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID = 192 leaves a half "
-       "step for B_MID = 128: catches the masks on k (ks < MID, groups < MID / 8) left out."},
-      {{66, 19, 64},
-       "A grid that is not square, rows past a multiple of 32 by 2: catches program_id(0) and "
-       "program_id(1) swapped."},
+       "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID = 192 leaves a half step "
+       "for B_MID = 128."},
+      // Catches program_id(0) and program_id(1) swapped.
+      {{66, 19, 64}, "A grid that is not square, rows past a multiple of 32 by 2."},
       {{5, 3, 1088},
        "MID = 1088 = 1024 + 64: past loop bounds over k a kernel might hard-code (256, 512, "
        "1024), with a ragged last step for B_MID = 128."}};

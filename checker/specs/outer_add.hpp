@@ -28,9 +28,10 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
   s.cases = {
-      {{32, 32}, "The classic puzzle set's 32 x 32: catches x and y swapped."},
-      {{64, 16},
-       "A wide z[16, 64]: catches x and y swapped, the axes transposed, or a row stride of N1."},
+      // Catches x and y swapped.
+      {{32, 32}, "The classic puzzle set's 32 x 32."},
+      // Catches x and y swapped, the axes transposed, or a row stride of N1.
+      {{64, 16}, "A wide z[16, 64]."},
   };
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) {
     return n[0] == b[0] && n[1] == b[1];

@@ -28,9 +28,9 @@ void describe(puzzle_spec& s) {
               "program on a 2-D grid";
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
+  // The negative case catches relu applied to x and y instead of to their product.
   s.cases = outer_block_cases_with_negative_inputs(
-      "x and y all negative, so every product is positive and z is the product "
-      "itself: catches relu applied to x and y instead of to their product.");
+      "x and y all negative, so every product is positive and z is the product itself.");
   s.blocked_sizes = {{0, 0}, {1, 1}};
   // Both signs in x and in y: about half the products are negative, and a negative times a
   // negative is positive, so relu on the inputs instead of the product fails.

@@ -28,9 +28,9 @@ void describe(puzzle_spec& s) {
               "y[N1]; a [B1, B0] tile per program on a 2-D grid";
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
+  // The negative case catches a gate on x > 0 or on y > 0 alone.
   s.cases = outer_block_cases_with_negative_inputs(
-      "x and y all negative, so x * y > 0 and the gate is open everywhere: catches a "
-      "gate on x > 0 or on y > 0 alone.");
+      "x and y all negative, so x * y > 0 and the gate is open everywhere.");
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto matrix_shape = sizes_at({1, 0});
   // Both signs in x and y, so the relu's gate depends on both; exact zeros in x, where the

@@ -29,23 +29,23 @@ void describe(puzzle_spec& s) {
   s.block_names = {"B0", "B1"};
   s.cases = {
       {{1, 1}, "A single element: every lane but one of the row's tile is masked off."},
+      // Catches masked lanes loaded as 0 into the maximum and no maximum at all.
       {{5, 67},
        "Every row of x lies far below zero (about -1000), so exp(x) underflows to 0 for every "
-       "element unless the row's maximum is subtracted first: catches masked lanes loaded as 0 "
-       "into the maximum (67 = 2^6 + 3 of 256 or 512 lanes are real) and no maximum at all.",
+       "element unless the row's maximum is subtracted first; 67 = 2^6 + 3 of 256 or 512 lanes "
+       "are real.",
        {{"x", values_around(-1000.0, 30.0)}}},
       {{7, 131},
        "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
        "every element unless the row's maximum is subtracted first.",
        {{"x", values_around(1000.0, 30.0)}}},
-      {{3, 2},
-       "Rows of 2 elements, often all negative: catches lanes past the row's end let into the "
-       "maximum or the sum (loaded as 0, each adds exp(0 - max))."},
+      // Catches lanes past the row's end let into the maximum or the sum (loaded as 0, each adds
+      // exp(0 - max)).
+      {{3, 2}, "Rows of 2 elements, often all negative."},
       {{5, 3}, "Rows of 3 elements; N0 = 5 for B0 = 4."},
       {{6, 129}, "Rows one past 128."},
-      {{13, 66},
-       "Rows of 66; 13 rows, so the last program of B0 = 4 has one real row: catches a row "
-       "mask left out."},
+      // Catches a row mask left out.
+      {{13, 66}, "Rows of 66; 13 rows, so the last program of B0 = 4 has one real row."},
       {{4, 200}, "The classic puzzle set's 4 x 200."},
       {{3, 257}, "Rows of 257, longer than 256: they fit only B1 = 512."},
       {{3, 509}, "Rows of 509, a prime just under 512."},

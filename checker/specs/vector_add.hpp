@@ -26,16 +26,14 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0"};
   s.block_names = {"B0"};
   s.cases = {
-      {{1},
-       "One element: every lane of the only program but one is masked off: catches a missing "
-       "mask on x, y or z."},
+      // Catches a missing mask on x, y or z.
+      {{1}, "One element: every lane of the only program but one is masked off."},
       {{2}, "Two elements in one partial block."},
       {{3}, "Three elements in one partial block."},
       {{100}, "A partial last block for both block sizes."},
       {{257}, "One past 256: a last block of one lane for B0 = 256, of one for B0 = 32."},
-      {{1000},
-       "The classic puzzle set's 1000: 32 or 4 programs: catches offsets that ignore "
-       "program_id."},
+      // Catches offsets that ignore program_id.
+      {{1000}, "The classic puzzle set's 1000: 32 or 4 programs."},
       {{4099},
        "4099 = 2^12 + 3, a prime: past every round size a kernel might assume (1024, 4096), "
        "with a ragged last block for every B0."},
