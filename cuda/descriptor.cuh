@@ -60,6 +60,15 @@ __device__ __forceinline__ bool copy_engine_takes(const D& desc) {
   return true;
 }
 
+// Whether the copy engine can start a block at `coords`: an H200 stops the kernel (an illegal
+// instruction) at a box whose innermost coordinate is not at a multiple of 16 bytes, while
+// negative coordinates and boxes past the far edges are fine (measured:
+// bench/probes/descriptor_parts_probe.cu). Any other block is loaded plainly.
+template <class Elem, int Rank>
+__device__ __forceinline__ bool copy_engine_starts_at(const int* coords) {
+  return static_cast<long long>(coords[Rank - 1]) * static_cast<long long>(sizeof(Elem)) % 16 == 0;
+}
+
 // The block at `coords` through the copy engine, read in layout L. An operand block lands in
 // wgmma's swizzle, as its map says (cuda/ring.cuh), and is read from there.
 template <class Elem, class Block, class L, class D>
@@ -187,7 +196,8 @@ __device__ __forceinline__ auto descriptor_load(const D& desc, const index_list<
         // Not in a pipelined range: one copy (or the plain load), as a tile with no slot.
         using Tile = typename cuda::ring_tile<Elem, Block, PE, MaskE>::type;
         Tile out(detail::uninitialized_t{});
-        const auto t = desc.state.copies ? cuda::copy_engine_load<Elem, Block, typename Plain::layout_type>(desc, coords.v)
+        const auto t = desc.state.copies && cuda::copy_engine_starts_at<Elem, D::rank>(coords.v)
+                           ? cuda::copy_engine_load<Elem, Block, typename Plain::layout_type>(desc, coords.v)
                                          : cuda::load<Elem, Block, true>(pe, in_shape, scalar_expr<Elem>(Elem(0)));
         cuda::static_for<Plain::layout_type::registers>([&](auto k) { out.storage.regs[k] = t.storage.regs[k]; });
         return out;
@@ -196,7 +206,7 @@ __device__ __forceinline__ auto descriptor_load(const D& desc, const index_list<
     return cuda::ring_tile_of<Elem, Block>(slot, pe, in_shape, note, iteration);
   } else {
     if constexpr (cuda::arch::has_tma) {
-      if (desc.state.copies)
+      if (desc.state.copies && cuda::copy_engine_starts_at<Elem, D::rank>(coords.v))
         return cuda::copy_engine_load<Elem, Block, typename Plain::layout_type>(desc, coords.v);
     }
     return cuda::load<Elem, Block, true>(pe, in_shape, scalar_expr<Elem>(Elem(0)));

@@ -222,7 +222,13 @@ __device__ __forceinline__ const Elem* ring_slot(range_state<Stages>* range, con
     if (p.iteration == 0 && r.memory == nullptr) {
       // The claim. No ring without a map, nor where an earlier site of the iteration holds this
       // buffer.
-      p.dead[rank] = !desc.state.copies;
+      // Nor where a copy would start off the copy engine's 16-byte grid in the innermost
+      // coordinate (cuda/descriptor.cuh, copy_engine_starts_at): the other coordinate, or every
+      // index of the range where the index is the innermost one.
+      constexpr long long elem_bytes = sizeof(Elem);
+      const bool on_grid = index_first ? other * elem_bytes % 16 == 0
+                                       : range->current * elem_bytes % 16 == 0 && range->step * elem_bytes % 16 == 0;
+      p.dead[rank] = !desc.state.copies || !on_grid;
       for (int earlier = 0; earlier < rank; ++earlier)
         if (p.ring[earlier].key == low_bits(&key)) p.dead[rank] = true;
       if (p.dead[rank]) return nullptr;

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "tile/config.hpp"
 
@@ -52,6 +53,11 @@ struct tensor_map_fields {
 inline long long emulated_tensor_copy(const emulation::block::tensor_copy& c) {
   tensor_map_fields f;
   std::memcpy(&f, c.map, sizeof f);
+  if (static_cast<long long>(c.coords[0]) * f.element_bytes % 16 != 0)
+    emulation::this_block().abandon(
+        "a tensor copy whose innermost coordinate is not at a multiple of 16 bytes (" +
+        std::to_string(c.coords[0]) + " elements of " + std::to_string(f.element_bytes) +
+        " bytes): an H200 stops the kernel there (an illegal instruction)");
   long long elements = 1;
   for (int d = 0; d < f.rank; ++d) elements *= f.box[d];
   auto* to = static_cast<unsigned char*>(c.to);

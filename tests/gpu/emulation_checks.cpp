@@ -109,7 +109,7 @@ TEST_CASE("a wgmma descriptor of an address further on is the first one's plus t
 
 // ---------------------------------------------------------------------------------------------
 // The copy engine (cuda/arch/tma.cuh): an [R, C] float tensor, a [4, 8] box of it at row 3,
-// column 6 (its last two columns and last row outside), copied by thread 0 on an mbarrier.
+// column 8 (its last four columns and last row outside), copied by thread 0 on an mbarrier.
 
 namespace {
 
@@ -121,8 +121,9 @@ struct copy_seen {
   std::vector<float> after_wait;     // the box as each thread saw its element after its wait
 };
 
-// `expected_bytes` the bytes thread 0 arms the barrier with; `parity` the phase the threads wait for.
-copy_seen copy_a_box(unsigned expected_bytes, unsigned parity) {
+// `expected_bytes` the bytes thread 0 arms the barrier with; `parity` the phase the threads wait
+// for; `column` the box's first column.
+copy_seen copy_a_box(unsigned expected_bytes, unsigned parity, int column = 8) {
   static std::vector<float> tensor;
   tensor.resize(R * C);
   for (int i = 0; i < R * C; ++i) tensor[i] = 1.0f + static_cast<float>(i);
@@ -152,7 +153,7 @@ copy_seen copy_a_box(unsigned expected_bytes, unsigned parity) {
       for (int i = 0; i < box_rows * box_cols; ++i) box[i] = -1.0f;
       arch::mbarrier_init(bar, 1);
       arch::mbarrier_arrive_expect_tx(bar, expected_bytes);
-      arch::tma_load<2>(box, map, {6, 3}, bar);
+      arch::tma_load<2>(box, map, {column, 3}, bar);
       seen.before_wait = box[0];
     }
     __syncthreads();
@@ -171,9 +172,24 @@ TEST_CASE("an emulated tensor copy lands when a thread waits on its barrier, wit
   REQUIRE(seen.error.empty());
   CHECK(seen.before_wait == -1.0f);  // issued, not landed: no wait covered it yet
   for (int i = 0; i < box_rows * box_cols; ++i) {
-    const int row = 3 + i / box_cols, col = 6 + i % box_cols;
+    const int row = 3 + i / box_cols, col = 8 + i % box_cols;
     INFO("box element " << i);
     CHECK(seen.after_wait[i] == (row < R && col < C ? 1.0f + static_cast<float>(row * C + col) : 0.0f));
+  }
+}
+
+TEST_CASE("a tensor copy whose first column is off the 16-byte grid is reported, as an H200 stops "
+          "the kernel there; negative coordinates are not",
+          "[emulation][tma]") {
+  CHECK_THAT(copy_a_box(box_rows * box_cols * 4, 0, 6).error,
+             Catch::Contains("innermost coordinate is not at a multiple of 16 bytes (6 elements of 4 bytes)"));
+  const copy_seen twin = copy_a_box(box_rows * box_cols * 4, 0, -4);
+  INFO(twin.error);
+  REQUIRE(twin.error.empty());
+  for (int i = 0; i < box_rows * box_cols; ++i) {
+    const int row = 3 + i / box_cols, col = -4 + i % box_cols;
+    INFO("box element " << i);
+    CHECK(twin.after_wait[i] == (row < R && col >= 0 ? 1.0f + static_cast<float>(row * C + col) : 0.0f));
   }
 }
 
