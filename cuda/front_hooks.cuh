@@ -33,6 +33,14 @@ struct op_location {
 
 inline constexpr bool checks_lanes = false;
 
+// The front names these in `if constexpr (backend::checks_lanes)` branches of plain (non-template)
+// functions too, which nvcc counts as references and warns about once per unit and report (#821,
+// seven warnings in every CUDA unit). A call that survived would still fail: ptxas refuses an
+// unresolved device function. So the warning says nothing the build would not.
+#if defined(__CUDACC__) && !defined(TL_EMULATED_GPU)
+#pragma nv_diag_suppress 821
+#endif
+
 TL_FN void int32_step_overflow(const char* symbol, long long a, long long b, long long r,
                                long long lane, const int* coords, int rank,
                                const op_location& loc);
