@@ -1,6 +1,7 @@
 #include "checker/check.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <cmath>
 #include <sstream>
@@ -240,13 +241,14 @@ struct activity {
 // empty body; nor has one that loads and computes but never stores.
 activity activity_in_cases(const kernel_entry& kernel, sim_launcher launcher,
                            const check_options& options, const puzzle_spec& spec,
-                           const std::vector<case_data>& cases) {
+                           const std::function<const case_data&(std::size_t)>& case_at) {
   tl::sim::launch_options launch;
   launch.op_budget = options.op_budget;
   activity seen;
-  for (std::size_t c = 0; c < cases.size(); ++c) {
-    if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
-    auto tensors = cases[c].tensors;
+  for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+    // The small cases are enough to tell an empty kernel from one that stores somewhere.
+    if (spec.cases[c].large || !spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
+    auto tensors = case_at(c).tensors;
     if (options.on_case) {
       const std::string order = tl::sim::order_name(launch.order);
       options.on_case({"case " + case_label(spec, spec.cases[c].sizes, kernel.blocks, order,
@@ -410,75 +412,84 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       launchers.push_back(reinterpret_cast<sim_launcher>(l));
   }
 
-  // The cases' inputs and expected outputs, once per dtype the kernels are instantiated with.
-  std::map<dtype, std::vector<case_data>> cases_by_dtype;
-  auto cases_for = [&](const kernel_entry& kernel) -> const std::vector<case_data>& {
+  // The cases' inputs and expected outputs, once per dtype the kernels are instantiated with,
+  // made when a case first runs (the large tier's only once the small cases pass).
+  std::map<dtype, std::map<std::size_t, case_data>> cases_by_dtype;
+  auto case_for = [&](const kernel_entry& kernel, std::size_t c) -> const case_data& {
     auto& cases = cases_by_dtype[kernel.dtype];
-    if (cases.empty())
-      for (std::size_t c = 0; c < spec.cases.size(); ++c)
-        cases.push_back(make_case(spec, spec.cases[c], options.seed, c, kernel.dtype));
-    return cases;
+    auto it = cases.find(c);
+    if (it == cases.end())
+      it = cases.emplace(c, make_case(spec, spec.cases[c], options.seed, c, kernel.dtype)).first;
+    return it->second;
   };
 
-  for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
-    const kernel_entry& kernel = spec.kernels[k];
-    const std::vector<case_data>& cases = cases_for(kernel);
-    for (std::size_t c = 0; c < spec.cases.size(); ++c) {
-      if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
-      for (auto order : options.orders) {
-        at_case(c, kernel, tl::sim::order_name(order));
-        const std::string where = "case " + report.case_label();
-        if (options.on_case)
-          options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order});
-        auto tensors = cases[c].tensors;
-        const launch_request request = request_for(spec, c, kernel, tensors);
-        launch.order = order;
-        launch.seed = mix_seed(options.seed, c, 0x5eed);
-        sim_outcome run = launchers[k](request, launch);
-        ++report.runs;
-        report.max_program_ops = std::max(report.max_program_ops, run.result.max_program_ops);
-        report.counters = counters_of(run.buffers);
-        if (run.result.error) {
-          diagnostic d = *run.result.error;
-          d.message += "\n  (" + where + ")";
-          return fail(std::move(d));
-        }
-        std::optional<activity> nothing_stored;
-        if (total_stores(run) == 0) {
-          const activity seen = activity_in_cases(kernel, launchers[k], options, spec, cases);
-          if (!seen.stores) nothing_stored = seen;
-        }
-        if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where,
-                                     nothing_stored ? &*nothing_stored : nullptr))
-          return fail(*d);
-        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) {
-          if (d->kind == kind::nan_inf) {
-            // The same run again, tracing where the program that wrote the first bad element made
-            // its first NaN or infinity.
-            const auto [t, at] = first_nonfinite(tensors, cases[c].expected);
-            auto again = cases[c].tensors;
-            tl::sim::launch_options traced = launch;
-            traced.trace_nonfinite = true;
-            traced.lane_by_lane = true;  // the bulk paths do not trace
-            traced.trace_program = run.buffers[t].shadow[at].writer;
-            const sim_outcome rerun = launchers[k](request_for(spec, c, kernel, again), traced);
-            const bool nan = std::isnan(tensors[t].values[at]);
-            const std::string cause = tl::sim::nonfinite_cause(rerun.result.nonfinite, nan);
-            if (!cause.empty()) {
-              d = compare_outputs(spec, tensors, cases[c].expected, where, cause);
-              d->cause = tl::sim::nonfinite_summary(rerun.result.nonfinite, nan);
-            }
+  // Every small case with every block size and order, then the large tier in one order.
+  for (const bool large_tier : {false, true}) {
+    if (large_tier && (!options.large_tier || options.orders.empty())) break;
+    const std::vector<tl::sim::order> orders =
+        large_tier ? std::vector<tl::sim::order>{options.orders.front()} : options.orders;
+    for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
+      const kernel_entry& kernel = spec.kernels[k];
+      const auto case_at = [&](std::size_t c) -> const case_data& { return case_for(kernel, c); };
+      for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+        if (spec.cases[c].large != large_tier || !spec.runs(spec.cases[c].sizes, kernel.blocks))
+          continue;
+        const case_data& the_case = case_at(c);
+        for (auto order : orders) {
+          at_case(c, kernel, tl::sim::order_name(order));
+          const std::string where = "case " + report.case_label();
+          if (options.on_case)
+            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order});
+          auto tensors = the_case.tensors;
+          const launch_request request = request_for(spec, c, kernel, tensors);
+          launch.order = order;
+          launch.seed = mix_seed(options.seed, c, 0x5eed);
+          sim_outcome run = launchers[k](request, launch);
+          ++report.runs;
+          report.max_program_ops = std::max(report.max_program_ops, run.result.max_program_ops);
+          report.counters = counters_of(run.buffers);
+          if (run.result.error) {
+            diagnostic d = *run.result.error;
+            d.message += "\n  (" + where + ")";
+            return fail(std::move(d));
           }
-          return fail(*d);
-        }
-        run_facts facts{spec.cases[c].sizes, kernel.blocks, request.grid, run.buffers};
-        for (const auto& b : spec.budgets) {
-          if (auto complaint = b.check(facts)) {
-            diagnostic d;
-            d.kind = kind::efficiency_budget;
-            d.message = "efficiency-budget: " + where + ": " + *complaint + "\n  The budget: " +
-                        b.description;
-            return fail(d);
+          std::optional<activity> nothing_stored;
+          if (total_stores(run) == 0) {
+            const activity seen = activity_in_cases(kernel, launchers[k], options, spec, case_at);
+            if (!seen.stores) nothing_stored = seen;
+          }
+          if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where,
+                                       nothing_stored ? &*nothing_stored : nullptr))
+            return fail(*d);
+          if (auto d = compare_outputs(spec, tensors, the_case.expected, where)) {
+            if (d->kind == kind::nan_inf) {
+              // The same run again, tracing where the program that wrote the first bad element made
+              // its first NaN or infinity.
+              const auto [t, at] = first_nonfinite(tensors, the_case.expected);
+              auto again = the_case.tensors;
+              tl::sim::launch_options traced = launch;
+              traced.trace_nonfinite = true;
+              traced.lane_by_lane = true;  // the bulk paths do not trace
+              traced.trace_program = run.buffers[t].shadow[at].writer;
+              const sim_outcome rerun = launchers[k](request_for(spec, c, kernel, again), traced);
+              const bool nan = std::isnan(tensors[t].values[at]);
+              const std::string cause = tl::sim::nonfinite_cause(rerun.result.nonfinite, nan);
+              if (!cause.empty()) {
+                d = compare_outputs(spec, tensors, the_case.expected, where, cause);
+                d->cause = tl::sim::nonfinite_summary(rerun.result.nonfinite, nan);
+              }
+            }
+            return fail(*d);
+          }
+          run_facts facts{spec.cases[c].sizes, kernel.blocks, request.grid, run.buffers};
+          for (const auto& b : spec.budgets) {
+            if (auto complaint = b.check(facts)) {
+              diagnostic d;
+              d.kind = kind::efficiency_budget;
+              d.message = "efficiency-budget: " + where + ": " + *complaint + "\n  The budget: " +
+                          b.description;
+              return fail(d);
+            }
           }
         }
       }
@@ -496,15 +507,16 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       const auto& gpu_launchers = std::get<std::vector<void (*)()>>(found);
       for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
         const kernel_entry& kernel = spec.kernels[k];
-        const std::vector<case_data>& cases = cases_for(kernel);
         const auto launcher = reinterpret_cast<gpu::launcher>(gpu_launchers[k]);
         for (std::size_t c = 0; c < spec.cases.size(); ++c) {
           if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
+          if (spec.cases[c].large && !options.large_tier) continue;
+          const case_data& the_case = case_for(kernel, c);
           at_case(c, kernel, "");
           const std::string where = "on the GPU, case " + report.case_label();
           if (options.on_case)
             options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order});
-          auto tensors = cases[c].tensors;
+          auto tensors = the_case.tensors;
           for (auto& t : tensors)
             if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
           const std::string error = launcher(request_for(spec, c, kernel, tensors));
@@ -515,7 +527,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             d.message = "crash: " + where + ": " + error;
             return fail(d);
           }
-          if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
+          if (auto d = compare_outputs(spec, tensors, the_case.expected, where)) return fail(*d);
         }
       }
       report.gpu_note = "matches the reference on the GPU (" + std::to_string(report.gpu_runs) +

@@ -36,6 +36,9 @@ struct check_options {
   // the bytes the supervising process checked): used instead of finding and loading the module.
   std::vector<void (*)()> simulator_launchers;
   unsigned long long op_budget = tl::sim::launch_options{}.op_budget;
+  // Run the spec's large tier (test_case::large) once the small cases pass, in the first of
+  // `orders` only. The test suite's sweeps over many seeds leave it to one seed.
+  bool large_tier = true;
   // Called before each run with where the check is, e.g. to report where a crash happened.
   std::function<void(const run_position&)> on_case;
 };

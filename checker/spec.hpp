@@ -79,6 +79,10 @@ struct test_case {
   std::vector<int> sizes;
   std::string catches;
   std::vector<std::pair<std::string, case_fill>> fills;  // tensor name, this case's fill
+  // A case of the large tier: sizes past every bound a kernel could hard-code (loops, fixed
+  // arrays), up to the puzzle's benchmark sizes. The checker runs the large tier after every
+  // small case passed, so that a learner's first failures stay small and readable.
+  bool large = false;
 
   test_case(std::initializer_list<int> s) : sizes(s) {}
   test_case(std::vector<int> s, std::string what_it_catches = {},

@@ -79,6 +79,7 @@ class access_check {
     outside,         // out of bounds
     poison_value,    // storing poison
     unwritten,       // reading an element nothing wrote
+    duplicate,       // two active lanes of one store on one element
     race_ww,         // writing an element another program wrote
     race_rw,         // reading/writing an element another program wrote/read
     problem_count

@@ -84,7 +84,8 @@ struct OuterAddWithStride64 {
   }
 };
 
-// Rows of z at a stride of N1, the length of y, instead of N0.
+// Rows of z at a stride of N1, the length of y, instead of N0: rows overlap, and two lanes of
+// one store write one element.
 template <int B0, int B1>
 struct OuterAddBlockStridingByN1 {
   static constexpr int num_warps = 4;
@@ -108,6 +109,22 @@ struct OuterAddBlockWithoutProgramId1 {
     auto j = tl::arange<B1>();
     auto mask = (j < N1).col() & (i < N0).row();
     tl::store(z + j.col() * N0 + i.row(),
+              tl::load(y + j, j < N1).col() + tl::load(x + i, i < N0).row(), mask);
+  }
+};
+
+// The row stride left out: z + j + i instead of z + j * N0 + i. Lanes (j, i) and (j + 1, i - 1)
+// of one store land on the same element, a race on the GPU (two threads writing one element),
+// whether or not the puzzle has a budget on writes.
+template <int B0, int B1>
+struct OuterAddBlockWithoutTheRowStride {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0, int N1) const {
+    auto i = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto j = tl::program_id(1) * B1 + tl::arange<B1>();
+    auto mask = (j < N1).col() & (i < N0).row();
+    tl::store(z + j.col() + i.row(),
               tl::load(y + j, j < N1).col() + tl::load(x + i, i < N0).row(), mask);
   }
 };
@@ -290,8 +307,10 @@ TP_WRONG(VectorAddThroughABiasNearIntMax, vector_add, "index-overflow",
          "the int32 addition at this line leaves int32");
 TP_WRONG(VectorAddReadingThePreviousBlock, vector_add, "race-read-write", "");
 TP_WRONG(OuterAddWithStride64, outer_add, "out-of-bounds", "");
-TP_WRONG(OuterAddBlockStridingByN1, outer_add_block, "unwritten-output", "");
+TP_WRONG(OuterAddBlockStridingByN1, outer_add_block, "race-write-write", "two lanes");
 TP_WRONG(OuterAddBlockWithoutProgramId1, outer_add_block, "race-write-write", "");
+TP_WRONG(OuterAddBlockWithoutTheRowStride, outer_add_block, "race-write-write",
+         "two lanes of this store write z[");
 TP_WRONG(OuterMulGatedOnX, outer_mul_relu, "wrong-result", "");
 TP_WRONG(OuterMulReluFromAnUnsetTile, outer_mul_relu, "poison-store",
          "The poison comes from a tl::tile declared without a value");

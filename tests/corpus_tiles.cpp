@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "check_as_puzzle.hpp"
 #include "checker/specs/conv2d.hpp"
@@ -17,7 +18,9 @@ namespace wrong {
 
 // The online softmax of the solution with choices a learner might make instead of its own.
 enum class flash_bug {
-  none, max_from_zero, no_rescale, up_to_1024, keys_masked_with_infinity, rescale_upside_down
+  none, max_from_zero, no_rescale, up_to_1024, keys_masked_with_infinity, rescale_upside_down,
+  max_from_minus_1e4, masked_with_minus_1e4,
+  lowest_float,  // not a bug: the lowest float as the initial maximum and the padding
 };
 
 template <int B0, int B1, flash_bug Bug>
@@ -25,7 +28,14 @@ void flash(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> 
            tl::ptr<float> z, int N0, int T) {
   auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
   auto queries = tl::load(q + rows, rows < N0, 0.0f);
-  tl::tile<float, B0> row_max = tl::full<B0>(Bug == flash_bug::max_from_zero ? 0.0f : -INFINITY);
+  constexpr float floor = Bug == flash_bug::max_from_zero        ? 0.0f
+                          : Bug == flash_bug::max_from_minus_1e4 ? -1e4f
+                          : Bug == flash_bug::lowest_float       ? std::numeric_limits<float>::lowest()
+                                                                 : -INFINITY;
+  constexpr float masked = Bug == flash_bug::masked_with_minus_1e4 ? -1e4f
+                           : Bug == flash_bug::lowest_float        ? std::numeric_limits<float>::lowest()
+                                                                   : -INFINITY;
+  tl::tile<float, B0> row_max = tl::full<B0>(floor);
   tl::tile<float, B0> row_sum = 0.0f;
   tl::tile<float, B0> out = 0.0f;
   const int end = Bug == flash_bug::up_to_1024 && T > 1024 ? 1024 : T;
@@ -39,7 +49,7 @@ void flash(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> 
       scores = queries.col() * tl::load(k + cols, col_mask, -INFINITY).row();
     } else {
       scores = tl::where(col_mask.row(), queries.col() * tl::load(k + cols, col_mask, 0.0f).row(),
-                         -INFINITY);
+                         masked);
     }
     auto new_max = tl::maximum(row_max, tl::max<1>(scores));
     auto weights = tl::exp(scores - new_max.col());
@@ -63,7 +73,7 @@ void flash(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> 
     static constexpr int num_warps = 4;                                                        \
     TL_KERNEL void operator()(tl::ptr<const float> q, tl::ptr<const float> k,                  \
                               tl::ptr<const float> v, tl::ptr<float> z, int N0, int T) const { \
-      flash<B0, B1, bug>(q, k, v, z, N0, T);                                                   \
+      wrong::flash<B0, B1, bug>(q, k, v, z, N0, T);                                            \
     }                                                                                          \
   };
 // The running maximum starts at 0: "scores are positive anyway".
@@ -77,7 +87,12 @@ TP_FLASH_KERNEL(FlashAttentionKeysMaskedWithInfinity, flash_bug::keys_masked_wit
 // The rescale factor upside down, exp(new - old): infinite while the old maximum is -inf, and the
 // running sum (0) times it is NaN.
 TP_FLASH_KERNEL(FlashAttentionRescaledUpsideDown, flash_bug::rescale_upside_down)
-#undef TP_FLASH_KERNEL
+// The running maximum starts at -1e4, "below any real score": a query whose scores are all
+// below it never raises it, and every exp underflows (0 / 0).
+TP_FLASH_KERNEL(FlashAttentionMaxFromMinus1e4, flash_bug::max_from_minus_1e4)
+// Masked keys score -1e4 instead of -inf: where every real score is below it, the masked keys
+// (v loaded as 0) take all the weight.
+TP_FLASH_KERNEL(FlashAttentionMaskedWithMinus1e4, flash_bug::masked_with_minus_1e4)
 
 // ---- conv2d ----
 
@@ -174,6 +189,11 @@ TP_MATMUL_KERNEL(MatmulFromAnUnsetAccumulator, matmul_bug::unset_accumulator)
 }  // namespace wrong
 
 namespace twin {
+
+// The lowest float instead of -inf, as the initial maximum and the masked keys' score: below
+// every finite score, so exp of it minus any real maximum is 0, as exp(-inf) is.
+TP_FLASH_KERNEL(FlashAttentionFromTheLowestFloat, wrong::flash_bug::lowest_float)
+#undef TP_FLASH_KERNEL
 
 // Base 2: scores scaled by log2(e) once, exp2 everywhere.
 template <int B0, int B1>
@@ -320,6 +340,8 @@ TP_WRONG(FlashAttentionWithoutRescaling, flash_attention_simple, "wrong-result",
 TP_WRONG(FlashAttentionUpTo1024Keys, flash_attention_simple, "wrong-result", "4099");
 TP_WRONG(FlashAttentionRescaledUpsideDown, flash_attention_simple, "nan-inf",
          "the first NaN is 0 * inf");
+TP_WRONG(FlashAttentionMaxFromMinus1e4, flash_attention_simple, "nan-inf", "the first NaN is 0 / 0");
+TP_WRONG(FlashAttentionMaskedWithMinus1e4, flash_attention_simple, "wrong-result", "-25500");
 TP_WRONG(FlashAttentionKeysMaskedWithInfinity, flash_attention_simple, "nan-inf",
          "The infinity comes from -inf in a masked load's `other`");
 TP_WRONG(Conv2dSwappedFilterLoops, conv2d, "out-of-bounds", "");
@@ -331,6 +353,7 @@ TP_WRONG(MatmulWithMinusInfinityOther, matmul, "nan-inf",
 TP_WRONG(MatmulFromAnUnsetAccumulator, matmul, "poison-store",
          "The poison comes from a tl::tile declared without a value");
 TP_TWIN(FlashAttentionInBase2, flash_attention_simple);
+TP_TWIN(FlashAttentionFromTheLowestFloat, flash_attention_simple);
 TP_TWIN(FlashAttentionBackwards, flash_attention_simple);
 TP_TWIN(Conv2dAdvancingPointers, conv2d);
 TP_TWIN(MatmulAdvancingPointers, matmul);

@@ -98,6 +98,33 @@ case_fill magnitudes_between(double low, double high, int sign) {
   };
 }
 
+case_fill integers_between(int low, int high, int sign, double unit) {
+  return [low, high, sign, unit](std::vector<float>& values, const std::vector<long long>&,
+                                 rng& random) {
+    for (float& v : values) {
+      const int magnitude = low + static_cast<int>(random.below(high - low + 1));
+      const int s = sign != 0 ? sign : (random.next() & 1 ? 1 : -1);
+      v = static_cast<float>(s * magnitude * unit);
+    }
+  };
+}
+
+case_fill rows_equal_but_last(double value, double last) {
+  return [value, last](std::vector<float>& values, const std::vector<long long>& shape, rng&) {
+    const long long cols = shape.empty() ? 1 : shape.back();
+    const long long rows = shape.size() < 2 ? 1 : shape[shape.size() - 2];
+    for (long long i = 0; i < static_cast<long long>(values.size()); ++i)
+      values[i] = static_cast<float>((i / cols) % rows == rows - 1 ? last : value);
+  };
+}
+
+test_case large_case(std::vector<int> sizes, std::string catches,
+                     std::vector<std::pair<std::string, case_fill>> fills) {
+  test_case c(std::move(sizes), std::move(catches), std::move(fills));
+  c.large = true;
+  return c;
+}
+
 std::vector<test_case> outer_block_cases() {
   // With (B0, B1) = (32, 32) and (64, 16).
   return {
@@ -293,6 +320,17 @@ void describe_long_softmax(puzzle_spec& s, int passes) {
        "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
        "every element unless the row's maximum is subtracted first.",
        {{"x", values_around(1000.0, 30.0)}}},
+      {{5, 67},
+       "Every row of x lies far below every padding a kernel might pick instead of -inf (about "
+       "-3e4, below -1e4): catches a running maximum that starts at -1e4 and masked lanes "
+       "loaded as -1e4 into the maximum (it then exceeds every real element, whose exp "
+       "underflows to 0: 0 / 0, or a row of zeros). The padding and the initial maximum must "
+       "be the identity of max, -inf.",
+       {{"x", values_around(-3e4, 30.0)}}},
+      {{7, 131},
+       "Every row of x lies far above zero (about +3e4): exp(x) overflows unless the row's "
+       "maximum is subtracted first, at any magnitude.",
+       {{"x", values_around(3e4, 30.0)}}},
       {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
       {{5, 34}, "A tail of 2 past a multiple of 32."},
       {{6, 131}, "A tail of 3 past a multiple of 32 and of 64."},

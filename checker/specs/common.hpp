@@ -77,6 +77,20 @@ case_fill magnitudes_with_row_sign(double low, double high);
 // every matrix, all `peak`: a key that outscores every other, in the last block of keys.
 case_fill peak_in_last_row(double peak, double spread);
 
+// Integers uniform in [low, high] (both included), times `unit` (a power of two), all positive
+// (sign 1), all negative (-1), or each of either sign at random (0): products and sums of such
+// values stay exact in float32 while they need fewer than 24 bits, so a kernel's order of
+// operations cannot show at magnitudes where rounding otherwise would.
+case_fill integers_between(int low, int high, int sign, double unit = 1.0);
+// Every element `value`, except the last row (along the second-to-last axis) of every matrix,
+// all `last`: keys that tie exactly, and one that outscores them by a wide margin.
+case_fill rows_equal_but_last(double value, double last);
+
+// A case of the large tier (test_case::large): the checker runs it only once every small case
+// passed.
+test_case large_case(std::vector<int> sizes, std::string catches,
+                     std::vector<std::pair<std::string, case_fill>> fills = {});
+
 // cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time.
 constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
 

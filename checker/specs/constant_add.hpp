@@ -32,6 +32,10 @@ void describe(puzzle_spec& s) {
       {{128},
        "x[128] with B0 = 128: catches a kernel that assumes 32 lanes (it leaves most of z "
        "unwritten)."},
+      {{128},
+       "x far below zero (about -3e4, where float16's spacing is 16): z = x + 10 holds at any "
+       "magnitude; catches the constant added in a half type, where 10 is rounded away.",
+       {{"x", values_around(-3e4, 30.0)}}},
   };
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[0] == b[0]; };
   s.case_fits_rule = "N0 = B0 (one program covers the whole vector)";

@@ -35,6 +35,10 @@ void describe(puzzle_spec& s) {
       {{33}, "A tail of 1 past a multiple of 32: catches a mask or a grid that is off by one."},
       {{66}, "A tail of 2 past a multiple of 32 and of 64."},
       {{131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
+      {{131},
+       "x far above zero (about +3e4, where float16's spacing is 16): z = x + 10 holds at any "
+       "magnitude; catches the constant added in a half type, where 10 is rounded away.",
+       {{"x", values_around(3e4, 30.0)}}},
       {{200},
        "The classic puzzle set's x[200]: several programs: catches offsets that ignore "
        "program_id."},

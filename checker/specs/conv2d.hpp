@@ -40,6 +40,11 @@ void describe(puzzle_spec& s) {
       {{2, 17, 10, 3, 3},
        "H past a multiple of B0 by 1, W past one of 8 by 2: catches masks on the window's "
        "rows or columns off by one."},
+      {{2, 17, 10, 3, 3},
+       "x far from zero (magnitudes 2e4 to 3e4) and k positive (0.5 to 1), so that nothing "
+       "cancels: z of about 1e5 to 3e5; catches products or sums kept in a half type (float16 "
+       "overflows past 65504).",
+       {{"x", magnitudes_between(2e4, 3e4, 1)}, {"k", magnitudes_between(0.5, 1.0, 1)}}},
       {{3, 11, 19, 2, 5},
        "H past 8 by 3, W past 8 and 16 by 3; a filter that is not square: catches KH and KW "
        "swapped."},

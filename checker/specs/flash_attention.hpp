@@ -50,6 +50,19 @@ void describe(puzzle_spec& s) {
   // maximum score arrives in the last block of keys.
   const std::vector<std::pair<std::string, case_fill>> maximum_last = {
       {"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_in_last_row(8.0, 1.0)}};
+  // Scores spread over thousands far below zero, v near the float16 range: q integers 40 to 60,
+  // every key -60 but each head's last, -50; exact in float16, bfloat16 and float32.
+  const std::vector<std::pair<std::string, case_fill>> thousands_below = {
+      {"q", integers_between(40, 60, 1)},
+      {"k", rows_equal_but_last(-60.0, -50.0)},
+      {"v", magnitudes_between(3e4, 6e4, 0)}};
+  constexpr const char* far_below =
+      "Scores spread over thousands, all far below zero (q integers 40 to 60, every key -60 but "
+      "each head's last, -50: about -2e4 to -3.4e4 after the 1/sqrt(d) scale, every key tied but "
+      "the last, which outscores them by thousands), and v near the float16 range (magnitudes "
+      "3e4 to 6e4). Catches a running maximum that starts at a finite floor such as -1e4 "
+      "(every exp underflows: 0 / 0), masked or causal keys scored -1e4 instead of -inf (they "
+      "win the softmax), and an accumulator kept in float16 (a sum of v passes 65504).";
   s.cases = {
       {{2, 1, 35, 64, 0},
        "Every score of a query lies far from zero: k is all negative (magnitudes 4 to 5) and "
@@ -95,7 +108,9 @@ void describe(puzzle_spec& s) {
       {{1, 1, 67, 128, 0},
        "The maximum arriving in the last block of keys, as above, at head_dim 128 (scores "
        "about 136): catches acc or l_i not rescaled by alpha.",
-       maximum_last}};
+       maximum_last},
+      {{1, 2, 35, 64, 1}, std::string(far_below) + " Causal, head_dim 64.", thousands_below},
+      {{2, 1, 35, 128, 0}, std::string(far_below) + " Head_dim 128.", thousands_below}};
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[3] == b[2]; };
   s.case_fits_rule = "HEAD_DIM = D";
   auto qkv = sizes_at({0, 1, 2, 3});

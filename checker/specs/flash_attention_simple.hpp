@@ -19,6 +19,8 @@ struct flash_attention_simple
 // The spec: the checker's half of this file, compiled once, into the checker
 // (cmake/puzzle_list.cmake). The puzzle's modules include this file for its binding only.
 #ifdef TILEPUZZLES_SPEC
+#include <algorithm>
+
 #include "checker/specs/common.hpp"
 
 namespace tp::specs::flash_attention_simple {
@@ -46,6 +48,18 @@ void describe(puzzle_spec& s) {
        "at all (inf / inf); N0 = 13 and T = 67 = 2^6 + 3 leave ragged blocks for every block "
        "size.",
        {{"q", magnitudes_between(10.0, 11.0, 0)}, {"k", magnitudes_between(10.5, 11.5, -1)}}},
+      {{13, 67},
+       "Scores spread over thousands, far below zero for a query with q > 0 (q of magnitudes "
+       "150 to 170, integers; every key -180 but the last, -170: scores of -25500 to -30600, "
+       "exact in float32, every key tied but the last, which outscores them by at least 1500) "
+       "and far above for one with q < 0. Catches a running maximum that starts at a finite "
+       "floor such as -1e4 (every exp underflows: 0 / 0) and masked keys scored -1e4 instead "
+       "of -inf (they win the softmax): the initial maximum and the padding must be -inf.",
+       {{"q", integers_between(150, 170, 0)},
+        {"k", [](std::vector<float>& k, const std::vector<long long>&, rng&) {
+           std::fill(k.begin(), k.end(), -180.0f);
+           k.back() = -170.0f;
+         }}}},
       {{3, 17}, "A tail of 1 key past a multiple of 16."},
       {{5, 34}, "A tail of 2 keys past a multiple of 16 and of 32."},
       {{9, 67}, "A tail of 3 keys; N0 = 9 for B0 = 8."},

@@ -34,6 +34,11 @@ void describe(puzzle_spec& s) {
       {{5, 34}, "A tail of 2 past a multiple of 32; N0 = 5 for B0 = 4."},
       {{7, 131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
       {{4, 200}, "The classic puzzle set's 4 x 200."},
+      {{5, 67},
+       "Every row of x lies far below zero (about -3e4), no two terms cancelling: row sums of "
+       "about -2e6 (T = 67 leaves a ragged block for every B1); catches masked lanes loaded as "
+       "anything but 0 and a sum kept in a half type (float16 overflows past 65504).",
+       {{"x", values_around(-3e4, 30.0)}}},
       {{2, 1000},
        "Long rows of 1000, 16 to 32 blocks each: catches a loop that stops after one block and "
        "a running sum reset inside the loop."},

@@ -36,6 +36,11 @@ void describe(puzzle_spec& s) {
        "out of x, y or z."},
       {{17, 18, 2, 19},
        "Every size past a multiple of 16 by 1, 2 or 3: catches masks off by one."},
+      {{17, 18, 2, 19},
+       "x and y far from zero (magnitudes 1e4 to 3e4, all positive, so that nothing cancels): "
+       "products up to 9e8 and sums up to 2e10; catches an accumulator or operands kept in a "
+       "half type (float16 overflows past 65504).",
+       {{"x", magnitudes_between(1e4, 3e4, 1)}, {"y", magnitudes_between(1e4, 3e4, 1)}}},
       {{33, 35, 3, 50},
        "Sizes past a multiple of 32 with N0, N1 and MID all different; three batches: catches "
        "a batch or row stride taken from the wrong size."},

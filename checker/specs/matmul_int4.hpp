@@ -78,6 +78,11 @@ void describe(puzzle_spec& s) {
       {{33, 35, 192},
        "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID = 192 leaves a half "
        "step for B_MID = 128: catches the masks on k (ks < MID, groups < MID / 8) left out."},
+      {{33, 35, 128},
+       "The activation far from zero (integers of magnitudes 1000 to 1500) and scales of +-1/4 "
+       "to +-1: every product and sum exact in float32, sums up to 3e6; catches an accumulator "
+       "or a dequantized weight kept in a half type (float16 overflows past 65504).",
+       {{"activation", integers_between(1000, 1500, 0)}, {"scale", integers_between(1, 4, 0, 0.25)}}},
       {{66, 19, 64},
        "A grid that is not square, rows past a multiple of 32 by 2: catches program_id(0) and "
        "program_id(1) swapped."},

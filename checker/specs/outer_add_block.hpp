@@ -29,6 +29,12 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
   s.cases = outer_block_cases();
+  s.cases.push_back(
+      {{37, 18},
+       "x far above zero (about +3e4) and y far below (about -3e4): z = x + y is a small "
+       "difference of two large numbers, exact in float32; catches x or y rounded through a "
+       "half type or clamped on the way.",
+       {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}});
   s.blocked_sizes = {{0, 0}, {1, 1}};
   s.tensors = outer_tensors(10.0);
   s.grid = outer_block_grid;

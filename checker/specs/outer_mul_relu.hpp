@@ -31,6 +31,12 @@ void describe(puzzle_spec& s) {
   s.cases = outer_block_cases_with_negative_inputs(
       "x and y all negative, so every product is positive and z is the product "
       "itself: catches relu applied to x and y instead of to their product.");
+  s.cases.push_back(
+      {{37, 18},
+       "x and y far from zero (magnitudes 2e4 to 3e4, either sign): products of about 4e8 to "
+       "9e8, half of them cut by relu; catches a relu that clamps at a finite floor or a "
+       "product rounded through a half type (float16 overflows past 65504).",
+       {{"x", magnitudes_between(2e4, 3e4, 0)}, {"y", magnitudes_between(2e4, 3e4, 0)}}});
   s.blocked_sizes = {{0, 0}, {1, 1}};
   // Both signs in x and in y: about half the products are negative, and a negative times a
   // negative is positive, so relu on the inputs instead of the product fails.

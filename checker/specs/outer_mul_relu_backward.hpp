@@ -31,6 +31,14 @@ void describe(puzzle_spec& s) {
   s.cases = outer_block_cases_with_negative_inputs(
       "x and y all negative, so x * y > 0 and the gate is open everywhere: catches a "
       "gate on x > 0 or on y > 0 alone.");
+  s.cases.push_back(
+      {{37, 18},
+       "x, y and dz far from zero (magnitudes 2e4 to 3e4, either sign): x * y and y * dz of "
+       "about 4e8 to 9e8; catches a gate or a gradient computed through a half type (float16 "
+       "overflows past 65504) or clamped on the way.",
+       {{"x", magnitudes_between(2e4, 3e4, 0)},
+        {"y", magnitudes_between(2e4, 3e4, 0)},
+        {"dz", magnitudes_between(2e4, 3e4, 0)}}});
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto matrix_shape = sizes_at({1, 0});
   // Both signs in x and y, so the relu's gate depends on both; exact zeros in x, where the

@@ -38,6 +38,16 @@ void describe(puzzle_spec& s) {
        "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
        "every element unless the row's maximum is subtracted first.",
        {{"x", values_around(1000.0, 30.0)}}},
+      {{5, 67},
+       "Every row of x lies far below every padding a kernel might pick instead of -inf (about "
+       "-3e4, below -1e4): catches masked lanes loaded as -1e4 (67 of 256 or 512 lanes are "
+       "real), which then win the maximum: every real element's exp underflows to 0. The "
+       "padding must be the identity of max, -inf.",
+       {{"x", values_around(-3e4, 30.0)}}},
+      {{7, 131},
+       "Every row of x lies far above zero (about +3e4): exp(x) overflows unless the row's "
+       "maximum is subtracted first, at any magnitude.",
+       {{"x", values_around(3e4, 30.0)}}},
       {{3, 2},
        "Rows of 2 elements, often all negative: catches lanes past the row's end let into the "
        "maximum or the sum (loaded as 0, each adds exp(0 - max))."},

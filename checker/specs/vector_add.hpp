@@ -33,6 +33,11 @@ void describe(puzzle_spec& s) {
       {{3}, "Three elements in one partial block."},
       {{100}, "A partial last block for both block sizes."},
       {{257}, "One past 256: a last block of one lane for B0 = 256, of one for B0 = 32."},
+      {{257},
+       "x far above zero (about +3e4) and y far below (about -3e4): z is a small difference of "
+       "two large numbers, exact in float32; catches x or y rounded through a half type (at 3e4 "
+       "float16's spacing is 16) or clamped on the way.",
+       {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}},
       {{1000},
        "The classic puzzle set's 1000: 32 or 4 programs: catches offsets that ignore "
        "program_id."},
