@@ -29,13 +29,13 @@ void describe(puzzle_spec& s) {
   s.block_names = {"B0", "B1"};
   s.cases = {
       {{32, 32}, "The classic puzzle set's 32 x 32: catches x and y swapped."},
-      {{64, 16},
-       "A wide z[16, 64]: catches x and y swapped, the axes transposed, or a row stride of N1."},
       {{32, 32},
        "x far above zero (about +3e4) and y far below (about -3e4): z = x + y is a small "
        "difference of two large numbers, exact in float32; catches x or y rounded through a "
        "half type or clamped on the way.",
        {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}},
+      {{64, 16},
+       "A wide z[16, 64]: catches x and y swapped, the axes transposed, or a row stride of N1."},
   };
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) {
     return n[0] == b[0] && n[1] == b[1];
