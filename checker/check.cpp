@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <cmath>
 #include <sstream>
@@ -348,6 +349,20 @@ std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const std::st
   return std::nullopt;
 }
 
+// The programs at the corners of a grid: the first and the last along each axis, as linear ids.
+std::vector<int> corner_programs(const std::array<int, 3>& grid) {
+  std::vector<int> ids;
+  for (int z : {0, grid[2] - 1})
+    for (int y : {0, grid[1] - 1})
+      for (int x : {0, grid[0] - 1}) {
+        const long long id = x + 1LL * grid[0] * (y + 1LL * grid[1] * z);
+        if (id >= 0 && id <= std::numeric_limits<int>::max() &&
+            std::find(ids.begin(), ids.end(), static_cast<int>(id)) == ids.end())
+          ids.push_back(static_cast<int>(id));
+      }
+  return ids;
+}
+
 bool launchers_given(const puzzle_spec& spec, impl which) {
   return !spec.kernels.empty() &&
          std::all_of(spec.kernels.begin(), spec.kernels.end(),
@@ -428,6 +443,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
     if (large_tier && (!options.large_tier || options.orders.empty())) break;
     const std::vector<tl::sim::order> orders =
         large_tier ? std::vector<tl::sim::order>{options.orders.front()} : options.orders;
+    launch.op_budget = options.op_budget * (large_tier ? large_tier_op_budget_factor : 1);
     for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
       const kernel_entry& kernel = spec.kernels[k];
       const auto case_at = [&](std::size_t c) -> const case_data& { return case_for(kernel, c); };
@@ -492,6 +508,53 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             }
           }
         }
+      }
+    }
+  }
+
+  // The size bounds: every kernel entry, dry (no buffers, no values), at every corner of the
+  // sizes the puzzle allows, in the programs at the corners of the grid: every index must stay
+  // in int32 and in bounds there too, where no case could allocate the tensors.
+  for (std::size_t k = 0; k < spec.kernels.size() && options.size_bounds; ++k) {
+    const kernel_entry& kernel = spec.kernels[k];
+    for (const auto& bound : spec.size_bounds) {
+      if (!spec.runs(bound, kernel.blocks)) continue;
+      std::vector<tensor> shapes;
+      for (const auto& ts : spec.tensors) {
+        tensor t;
+        t.name = ts.name;
+        t.output = ts.output;
+        t.shape = ts.shape(bound);
+        t.dtype = ts.dtype_for(kernel);
+        shapes.push_back(std::move(t));
+      }
+      launch_request request;
+      request.grid = spec.grid(bound, kernel.blocks);
+      request.tensors = &shapes;
+      request.sizes = bound;
+      tl::sim::launch_options dry;
+      dry.dry = true;
+      dry.op_budget = options.op_budget * large_tier_op_budget_factor;
+      dry.programs = corner_programs(request.grid);
+      report.sizes = bound;
+      report.blocks = kernel.blocks;
+      report.order.clear();
+      report.case_index = -1;
+      report.dtype = kernel.dtype;
+      report.case_catches = "The size bounds: the sizes this puzzle allows (" +
+                            spec.size_bounds_rule +
+                            "), run without buffers in the programs at the corners of the grid "
+                            "(the first and the last along each axis).";
+      const std::string where = "size bound " + report.case_label();
+      if (options.on_case)
+        options.on_case({where, spec.cases.size(), &bound, &kernel.blocks, report.order});
+      const sim_outcome run = launchers[k](request, dry);
+      ++report.bound_runs;
+      if (run.result.error) {
+        diagnostic d = *run.result.error;
+        d.message += "\n  (" + where + ": checked without buffers, at sizes the puzzle allows "
+                     "but no case can allocate)";
+        return fail(std::move(d));
       }
     }
   }

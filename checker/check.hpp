@@ -21,6 +21,10 @@ struct run_position {
   std::string order;
 };
 
+// The large tier's rows run 2^17 elements and its attention 65539 keys: a program of it may run
+// this many times the op budget of the small cases (still a few milliseconds for a solution).
+inline constexpr unsigned long long large_tier_op_budget_factor = 16;
+
 struct check_options {
   impl which = impl::stub;
   std::uint64_t seed = 0;
@@ -39,6 +43,8 @@ struct check_options {
   // Run the spec's large tier (test_case::large) once the small cases pass, in the first of
   // `orders` only. The test suite's sweeps over many seeds leave it to one seed.
   bool large_tier = true;
+  // Run every kernel entry at the spec's size bounds, without buffers, after the large tier.
+  bool size_bounds = true;
   // Called before each run with where the check is, e.g. to report where a crash happened.
   std::function<void(const run_position&)> on_case;
 };
@@ -70,6 +76,7 @@ struct puzzle_report {
   std::string case_catches;  // what that case is there to catch
   std::vector<tensor_counters> counters;
   int runs = 0;              // simulator runs
+  int bound_runs = 0;        // dry runs at the size bounds (puzzle_spec::size_bounds)
   unsigned long long max_program_ops = 0;  // the most tile operations one program ran
   int gpu_runs = 0;          // GPU runs
   std::string gpu_note;      // what happened on the GPU, when --gpu was given

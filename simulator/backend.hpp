@@ -648,6 +648,29 @@ bool gather(const PE& pe, const MaskE& m, const sim::buffer& buf, tile_access<S>
   return true;
 }
 
+// A dry launch's load or store (launch_options::dry): the checks every access makes of its mask
+// and offsets (an offset past int32, an active lane outside the buffer's shape, and every integer
+// step of the index expressions on the active lanes), and nothing of the buffer's data or shadow
+// state. The bulk gather first; lane by lane, to word the report, when it finds a problem.
+template <class S, class PE, class MaskE>
+void dry_access(const PE& pe, const MaskE& m, const sim::buffer& buf, const char* verb,
+                const std::source_location& loc) {
+  {
+    tile_access<S> access;
+    try {
+      if (gather(pe, m, buf, access)) return;
+    } catch (const sim::kernel_error&) {
+    }
+  }
+  sim::access_check check(verb, buf, loc, S::rank);
+  check.set_masked(!std::is_same_v<MaskE, full_expr<bool, shape<>>>);
+  for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
+    if (mask_lane<S>(m, p, i, check) != lane_mask::on) return;
+    lane_offset<S>(pe, p, i, buf, check);
+  });
+  check.raise_if_any();
+}
+
 // The bulk load; false, with nothing changed, when the lane-by-lane load must run instead.
 // `maybe_poison` is false when no lane of `out` can be poison (every lane was on).
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
@@ -879,6 +902,15 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
+  if (ctx.dry) {
+    // Zeros, and no poison: a dry launch is about indices, not values.
+    detail::dry_access<S>(pe, m, *buf, "loads from", loc);
+    data_tile<Elem, S> zeros(detail::uninitialized_t{});
+    zeros.storage.values.fill(Elem{});
+    zeros.storage.poison.fill(false);
+    zeros.storage.origin = {};
+    return zeros;
+  }
   if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, false);
   const int me = ctx.linear_program;
   const long long loads_before = buf->counters.loads;
@@ -978,6 +1010,10 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
+  if (ctx.dry) {
+    detail::dry_access<S>(pe, m, *buf, "stores to", loc);
+    return;
+  }
   if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, true);
   const int me = ctx.linear_program;
   const long long stores_before = buf->counters.stores;
@@ -1372,6 +1408,14 @@ class float_operand<S, backend::data_tile<float, S>> {
 template <int M, int N, int K, class Precision, class A, class B, class C>
 auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) {
   sim::current_context().tick(loc);
+  if (sim::current_context().dry) {
+    // A dry launch computes no values (launch_options::dry).
+    data_tile<float, shape<M, N>> zeros(detail::uninitialized_t{});
+    zeros.storage.values.fill(0.0f);
+    zeros.storage.poison.fill(false);
+    zeros.storage.origin = {};
+    return zeros;
+  }
   const bulk::float_operand<shape<M, K>, std::remove_cvref_t<A>> fa(a);
   const bulk::float_operand<shape<K, N>, std::remove_cvref_t<B>> fb(b);
   const auto& va = fa.get().storage;

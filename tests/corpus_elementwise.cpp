@@ -27,6 +27,20 @@ struct ConstantAddBlockStoppingAt1024 {
   }
 };
 
+// Stops at element 2^19: "no vector is longer than that". Only the large tier's 2^20 + 3
+// elements show it.
+template <int B0>
+struct VectorAddStoppingAt2To19 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    if (tl::program_id(0) * B0 >= (1 << 19)) return;
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto mask = offsets < N0;
+    tl::store(z + offsets, tl::load(x + offsets, mask) + tl::load(y + offsets, mask), mask);
+  }
+};
+
 // Offsets scaled up by 2^20 for "precision" and back down: past 2048 elements the product leaves
 // int32.
 template <int B0>
@@ -302,6 +316,7 @@ struct BackwardWithSignTest {
 
 TP_CORPUS_GROUP("elementwise");
 TP_WRONG(ConstantAddBlockStoppingAt1024, constant_add_block, "unwritten-output", "");
+TP_WRONG(VectorAddStoppingAt2To19, vector_add, "unwritten-output", "N0=1048579");
 TP_WRONG(VectorAddScalingOffsetsUp, vector_add, "index-overflow", "multiplication");
 TP_WRONG(VectorAddThroughABiasNearIntMax, vector_add, "index-overflow",
          "the int32 addition at this line leaves int32");

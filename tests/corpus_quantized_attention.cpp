@@ -107,6 +107,7 @@ enum class attention_mistake {
   causal_off_by_one,     // a query sees the keys before it, not itself
   no_sqrt_d,             // exp2(q k * log2(e)) without the 1/sqrt(d)
   minus_inf_keys,        // masked keys loaded as -inf so that they score -inf: q * -inf
+  keys_up_to_1024,       // the loop over keys stops at 1024: "contexts are short"
   max_from_minus_1e4,    // m_i starts at -1e4: "below any real score"
   masked_with_minus_1e4, // masked and causal keys score -1e4, the float16 habit
   lowest_float,          // not a mistake: the lowest float as m_i's start and the masked score
@@ -139,7 +140,8 @@ struct AttentionMistake {
       tl::tile<float, B0> m_i = tl::full<B0>(floor);
       tl::tile<float, B0> l_i = 0.0f;
       tl::tile<float, B0, D> acc = 0.0f;
-      for (int start_n = 0; start_n < N; start_n += B1) {
+      const int end = Bug == attention_mistake::keys_up_to_1024 && N > 1024 ? 1024 : N;
+      for (int start_n = 0; start_n < end; start_n += B1) {
         auto cols = start_n + tl::arange<B1>();
         auto col_mask = cols < N;
         const float key_other = Bug == attention_mistake::minus_inf_keys ? -INFINITY : 0.0f;
@@ -186,6 +188,9 @@ using AttentionWithoutSqrtD = AttentionMistake<attention_mistake::no_sqrt_d>::Ke
 template <class T, int B0, int B1, int D>
 using AttentionMinusInfinityKeys =
     AttentionMistake<attention_mistake::minus_inf_keys>::Kernel<T, B0, B1, D>;
+template <class T, int B0, int B1, int D>
+using AttentionKeysUpTo1024 =
+    AttentionMistake<attention_mistake::keys_up_to_1024>::Kernel<T, B0, B1, D>;
 template <class T, int B0, int B1, int D>
 using AttentionMaxFromMinus1e4 =
     AttentionMistake<attention_mistake::max_from_minus_1e4>::Kernel<T, B0, B1, D>;
@@ -300,6 +305,7 @@ TP_WRONG_TYPED(AttentionSumNotRescaled, flash_attention, "wrong-result", "");
 TP_WRONG_TYPED(AttentionCausalOffByOne, flash_attention, "nan-inf", "");
 TP_WRONG_TYPED(AttentionWithoutSqrtD, flash_attention, "wrong-result", "");
 TP_WRONG_TYPED(AttentionMinusInfinityKeys, flash_attention, "nan-inf", "");
+TP_WRONG_TYPED(AttentionKeysUpTo1024, flash_attention, "wrong-result", "N=1027");
 TP_WRONG_TYPED(AttentionMaxFromMinus1e4, flash_attention, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG_TYPED(AttentionMaskedWithMinus1e4, flash_attention, "wrong-result", "-1e4");
 TP_TWIN_TYPED(AttentionInBaseEWithPointers, flash_attention);

@@ -68,6 +68,20 @@ struct LongSumUpTo1024 {
   }
 };
 
+// Stops at 65536 columns: "no row is longer than the benchmarks' 65536". Only the large tier's
+// rows of 131075 show it.
+template <int B0, int B1>
+struct LongSumUpTo65536 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (int j = 0; j < T && j < 65536; j += B1)
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
+    tl::store(z + rows, row_sum, rows < N0);
+  }
+};
+
 // -inf as the masked lanes' `other`, copied from a softmax: the ragged rows sum to -inf.
 template <int B0, int B1>
 struct LongSumWithMinusInfinityOther {
@@ -202,6 +216,26 @@ struct Softmax2LoopUpTo1024 {
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     const int end = T < 1024 ? T : 1024;
+    tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (int j = 0; j < end; j += B1) {
+      auto block = load_block<B1>(x, rows, j, N0, T, -INFINITY);
+      auto new_max = tl::maximum(row_max, tl::max<1>(block));
+      row_sum = row_sum * tl::exp(row_max - new_max) + tl::sum<1>(tl::exp(block - new_max.col()));
+      row_max = new_max;
+    }
+    store_softmax<B1>(x, z, rows, N0, T, end, row_max, row_sum);
+  }
+};
+
+// Both loops stop at 16384 columns, "the longest row a softmax sees": only the large tier's
+// rows of 131075 show it.
+template <int B0, int B1>
+struct Softmax2LoopUpTo16384 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    const int end = T < 16384 ? T : 16384;
     tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
     tl::tile<float, B0> row_sum = 0.0f;
     for (int j = 0; j < end; j += B1) {
@@ -434,6 +468,7 @@ struct SoftmaxFusedWithWhereAndExp2 {
 
 TP_CORPUS_GROUP("reductions");
 TP_WRONG(LongSumUpTo1024, long_sum, "wrong-result", "About this case: Rows of 4099");
+TP_WRONG(LongSumUpTo65536, long_sum, "wrong-result", "The large tier: rows of 131075");
 TP_WRONG(LongSumWithMinusInfinityOther, long_sum, "nan-inf", "with `other` = -inf");
 TP_WRONG(LongSumFromAnUnsetTile, long_sum, "poison-store",
          "The poison comes from a tl::tile declared without a value at tests/corpus_reductions.cpp:");
@@ -447,6 +482,7 @@ TP_WRONG(Softmax3LoopMaxPaddedWithMinus1e4, long_softmax_3loop, "nan-inf",
 TP_WRONG(SoftmaxFusedPaddedWithMinus1e4, softmax_fused, "wrong-result", "-3e4");
 TP_WRONG(Softmax2LoopRescalingByARatio, long_softmax_2loop, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(Softmax2LoopUpTo1024, long_softmax_2loop, "unwritten-output", "");
+TP_WRONG(Softmax2LoopUpTo16384, long_softmax_2loop, "unwritten-output", "T=131075");
 TP_WRONG(Softmax3LoopMaxPaddedWithZero, long_softmax_3loop, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(SoftmaxFusedMaxPaddedWithZero, softmax_fused, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG_FIRST_CONFIGS(SoftmaxFusedDividingByTheTileSum, softmax_fused, 2, "nan-inf", "B0=4");

@@ -148,6 +148,16 @@ std::vector<test_case> outer_block_cases() {
   };
 }
 
+std::vector<test_case> outer_block_large_cases() {
+  return {large_case({65539, 3},
+                     "The large tier: N0 = 65539 = 2^16 + 3, 2049 or 1025 programs along axis 0 "
+                     "with a ragged last one: catches an axis bound or a grid hard-coded up to "
+                     "2^16 elements."),
+          large_case({5, 65539},
+                     "The large tier: N1 = 65539 = 2^16 + 3, 2049 or 4097 programs along axis 1 "
+                     "with a ragged last one: catches the same along the other axis.")};
+}
+
 std::array<int, 3> outer_block_grid(const std::vector<int>& n, const std::vector<int>& b) {
   return {cdiv(n[0], b[0]), cdiv(n[1], b[1]), 1};
 }
@@ -343,14 +353,24 @@ void describe_long_softmax(puzzle_spec& s, int passes) {
       {{3, 4099},
        "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
        "4096), with a ragged last block for every B1."},
+      large_case({2, 131075},
+                 "The large tier: rows of 131075 = 2^17 + 3, past the longest rows the "
+                 "benchmarks run (131072) and every loop bound or array a kernel might "
+                 "hard-code below them (8192, 16384, 65536)."),
+      large_case({4099, 5},
+                 "The large tier: 4099 = 2^12 + 3 rows, past the benchmarks' 4096, a ragged last "
+                 "block of rows for B0 = 4: catches a grid or a row bound hard-coded up to "
+                 "4096."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto shape = sizes_at({0, 1});
   // Large magnitudes: a softmax that does not subtract the row maximum overflows exp.
   s.tensors = {{"x", false, shape, signed_fill(30.0)},
                {"z", true, shape, nullptr}};
+  s.size_bounds = {{2147483647, 1}, {2047, 1048576}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * T < 2^31, T <= 2^20";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
-    return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
+    return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };
   s.reference = softmax_reference;
   s.rtol = 1e-4;

@@ -91,8 +91,9 @@ case_fill rows_equal_but_last(double value, double last);
 test_case large_case(std::vector<int> sizes, std::string catches,
                      std::vector<std::pair<std::string, case_fill>> fills = {});
 
-// cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time.
-constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
+// cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time (in 64 bits, so
+// that the size bounds' 2^31 - 1 elements do not wrap).
+constexpr int cdiv(int a, int b) { return static_cast<int>((1LL * a + b - 1) / b); }
 
 // The cases of the puzzles with a 2-D grid over x[N0] (axis 0, blocks of B0) and y[N1] (axis 1,
 // blocks of B1), sizes (N0, N1); and their grid, (cdiv(N0, B0), cdiv(N1, B1), 1).
@@ -101,6 +102,9 @@ std::array<int, 3> outer_block_grid(const std::vector<int>& sizes, const std::ve
 // outer_block_cases() and, third, a case of 35 x 66 where x and y are all negative (so that every
 // product is positive), which catches what `catches` says.
 std::vector<test_case> outer_block_cases_with_negative_inputs(std::string catches);
+// The large tier of the puzzles with a 2-D grid over x[N0] and y[N1]: each axis past 2^16 in
+// its turn, with the other short.
+std::vector<test_case> outer_block_large_cases();
 // The tensors of the outer puzzles: x[N0] (spread 1), y[N1] (spread y_spread), output z[N1, N0].
 std::vector<tensor_spec> outer_tensors(double y_spread);
 // z[j, i] = x[i] + y[j] (tensors 0, 1 and 2).

@@ -39,6 +39,10 @@ void describe(puzzle_spec& s) {
        "x far above zero (about +3e4, where float16's spacing is 16): z = x + 10 holds at any "
        "magnitude; catches the constant added in a half type, where 10 is rounded away.",
        {{"x", values_around(3e4, 30.0)}}},
+      large_case({1048579},
+                 "The large tier: 1048579 = 2^20 + 3 elements, 32769 or 16385 programs, a "
+                 "ragged last block: past every round size up to 2^20 that a kernel might "
+                 "hard-code (a loop bound, an array, a count of programs)."),
       {{200},
        "The classic puzzle set's x[200]: several programs: catches offsets that ignore "
        "program_id."},
@@ -50,8 +54,10 @@ void describe(puzzle_spec& s) {
   auto n0 = sizes_at({0});
   s.tensors = {{"x", false, n0, signed_fill(10.0)},
                {"z", true, n0, nullptr}};
+  s.size_bounds = {{2147483647}};
+  s.size_bounds_rule = "N0 < 2^31";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
-    return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
+    return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };
   s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
     set_from(t[1], Eigen::ArrayXd(as_array(t[0]) + 10.0));

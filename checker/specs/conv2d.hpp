@@ -58,11 +58,28 @@ void describe(puzzle_spec& s) {
        "Images of 67 x 37 (primes): a ragged last tile on both axes with every block size, "
        "grids of 9 x 5 and 5 x 10 tiles, a filter that is not square: catches swapped axes and "
        "masks tied to one block size."},
+      large_case({2, 37, 35, 11, 9},
+                 "The large tier: an 11 x 9 filter, larger than 8 in each direction: catches "
+                 "filter loops or a tile of taps hard-coded up to 8 x 8."),
+      large_case({1, 1027, 6, 3, 2},
+                 "The large tier: images of 1027 = 2^10 + 3 rows: catches a row bound or a grid "
+                 "hard-coded up to 1024."),
+      large_case({1, 5, 1027, 2, 3},
+                 "The large tier: images of 1027 = 2^10 + 3 columns: catches a column bound or a "
+                 "grid hard-coded up to 1024."),
+      large_case({1027, 3, 4, 2, 2},
+                 "The large tier: 1027 = 2^10 + 3 images: catches an image bound or a grid "
+                 "hard-coded up to 1024."),
   };
   s.blocked_sizes = {{1, 0}, {2, 1}};
   s.tensors = {{"x", false, sizes_at({0, 1, 2}), signed_fill()},
                {"k", false, sizes_at({3, 4}), signed_fill()},
                {"z", true, sizes_at({0, 1, 2}), nullptr}};
+  s.size_bounds = {{1, 2147483647, 1, 1, 1}, {1, 8191, 262140, 3, 3}, {65535, 32767, 1, 2, 2},
+                   {1, 46340, 46340, 64, 64}};
+  s.size_bounds_rule =
+      "N0 * H * W < 2^31, N0 <= 65535 and W <= 65535 * 4 (the GPU grid's axes 2 and 1), "
+      "KH, KW <= 64";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{cdiv(n[1], b[0]), cdiv(n[2], b[1]), n[0]};
   };

@@ -110,7 +110,21 @@ void describe(puzzle_spec& s) {
        "about 136): catches acc or l_i not rescaled by alpha.",
        maximum_last},
       {{1, 2, 35, 64, 1}, std::string(far_below) + " Causal, head_dim 64.", thousands_below},
-      {{2, 1, 35, 128, 0}, std::string(far_below) + " Head_dim 128.", thousands_below}};
+      {{2, 1, 35, 128, 0}, std::string(far_below) + " Head_dim 128.", thousands_below},
+      large_case({1, 1, 1027, 64, 1},
+                 "The large tier: 1027 = 2^10 + 3 queries and keys, causal, head_dim 64, the "
+                 "last key outscoring every other (q positive, that key all 8): the last "
+                 "query's output is that key's v. Catches a loop over keys, a causal bound or a "
+                 "grid hard-coded up to 1024.",
+                 maximum_last),
+      large_case({1, 1, 1027, 128, 0},
+                 "The large tier: 1027 = 2^10 + 3 queries and keys, not causal, head_dim 128, "
+                 "the last key outscoring every other: every output is about that key's v. "
+                 "Catches a loop over keys or a grid hard-coded up to 1024.",
+                 maximum_last),
+      large_case({2, 67, 19, 64, 0},
+                 "The large tier: 2 batches of 67 heads, 134 in all: catches a head offset or a "
+                 "grid hard-coded up to 128 heads.")};
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[3] == b[2]; };
   s.case_fits_rule = "HEAD_DIM = D";
   auto qkv = sizes_at({0, 1, 2, 3});
@@ -119,6 +133,10 @@ void describe(puzzle_spec& s) {
                {"k", false, qkv, signed_fill()},
                {"v", false, qkv, signed_fill()},
                {"o", true, qkv, nullptr}};
+  s.size_bounds = {{1, 1, 65536, 64, 1}, {1, 1, 65536, 128, 0}, {1, 65535, 512, 64, 0},
+                   {65535, 1, 256, 128, 1}, {4, 16, 32768, 64, 0}};
+  s.size_bounds_rule =
+      "Z * H * N * HEAD_DIM < 2^31, Z * H <= 65535 (the GPU grid's axis 1), N <= 2^16";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{cdiv(n[2], b[0]), n[0] * n[1], 1};
   };

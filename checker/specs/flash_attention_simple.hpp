@@ -69,6 +69,15 @@ void describe(puzzle_spec& s) {
       {{200, 200}, "The classic puzzle set's 200 queries and 200 keys."},
       {{9, 4099},
        "4099 = 2^12 + 3 keys, a prime: past loop bounds a kernel might hard-code (1024, 4096)."},
+      large_case({3, 65539},
+                 "The large tier: 65539 = 2^16 + 3 keys: past every loop bound or array of keys "
+                 "a kernel might hard-code (8192, 16384, 65536). q is 0, so every key weighs the "
+                 "same, and v small integers: z is the mean of v, its sum exact in float32 in "
+                 "any order.",
+                 {{"q", magnitudes_between(0.0, 0.0, 1)}, {"v", integers_between(0, 4, 0)}}),
+      large_case({4099, 5},
+                 "The large tier: 4099 = 2^12 + 3 queries: catches a grid or a query bound "
+                 "hard-coded up to 4096."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto n0 = sizes_at({0});
@@ -77,8 +86,10 @@ void describe(puzzle_spec& s) {
                {"k", false, t, signed_fill(3.0)},
                {"v", false, t, signed_fill()},
                {"z", true, n0, nullptr}};
+  s.size_bounds = {{2147483647, 1}, {2147483647, 1048576}};
+  s.size_bounds_rule = "N0 < 2^31, T <= 2^20";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
-    return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
+    return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };
   s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
     const Eigen::ArrayXd q = as_array(t[0]), k = as_array(t[1]), v = as_array(t[2]);

@@ -45,11 +45,23 @@ void describe(puzzle_spec& s) {
       {{3, 4099},
        "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
        "4096), with a ragged last block for every B1 and N0 = 3 for B0 = 4."},
+      large_case({2, 131075},
+                 "The large tier: rows of 131075 = 2^17 + 3, past the longest rows the "
+                 "benchmarks run (131072) and every loop bound or array a kernel might "
+                 "hard-code below them (8192, 16384, 65536); x small integers, so that every "
+                 "sum is exact in float32 in any order.",
+                 {{"x", integers_between(1, 8, 0)}}),
+      large_case({4099, 3},
+                 "The large tier: 4099 = 2^12 + 3 rows, past the benchmarks' 4096, a ragged last "
+                 "block of rows for B0 = 4: catches a grid or a row bound hard-coded up to "
+                 "4096."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   s.tensors = {
       {"x", false, sizes_at({0, 1}), signed_fill()},
       {"z", true, sizes_at({0}), nullptr}};
+  s.size_bounds = {{2147483647, 1}, {2047, 1048576}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * T < 2^31, T <= 2^20";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };

@@ -35,8 +35,11 @@ void describe(puzzle_spec& s) {
        "difference of two large numbers, exact in float32; catches x or y rounded through a "
        "half type or clamped on the way.",
        {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}});
+  for (auto& c : outer_block_large_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};
   s.tensors = outer_tensors(10.0);
+  s.size_bounds = {{2147483647, 1}, {2047, 1048560}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * N1 < 2^31, N1 <= 65535 * 16 (the GPU grid's axis 1)";
   s.grid = outer_block_grid;
   s.reference = outer_add_reference;
   s.rtol = 1e-6;

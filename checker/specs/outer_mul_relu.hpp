@@ -37,10 +37,13 @@ void describe(puzzle_spec& s) {
        "9e8, half of them cut by relu; catches a relu that clamps at a finite floor or a "
        "product rounded through a half type (float16 overflows past 65504).",
        {{"x", magnitudes_between(2e4, 3e4, 0)}, {"y", magnitudes_between(2e4, 3e4, 0)}}});
+  for (auto& c : outer_block_large_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};
   // Both signs in x and in y: about half the products are negative, and a negative times a
   // negative is positive, so relu on the inputs instead of the product fails.
   s.tensors = outer_tensors(1.0);
+  s.size_bounds = {{2147483647, 1}, {2047, 1048560}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * N1 < 2^31, N1 <= 65535 * 16 (the GPU grid's axis 1)";
   s.grid = outer_block_grid;
   s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
     const Eigen::ArrayXd x = as_array(t[0]), y = as_array(t[1]);

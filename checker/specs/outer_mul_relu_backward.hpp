@@ -39,6 +39,7 @@ void describe(puzzle_spec& s) {
        {{"x", magnitudes_between(2e4, 3e4, 0)},
         {"y", magnitudes_between(2e4, 3e4, 0)},
         {"dz", magnitudes_between(2e4, 3e4, 0)}}});
+  for (auto& c : outer_block_large_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto matrix_shape = sizes_at({1, 0});
   // Both signs in x and y, so the relu's gate depends on both; exact zeros in x, where the
@@ -47,6 +48,8 @@ void describe(puzzle_spec& s) {
                {"y", false, sizes_at({1}), signed_fill()},
                {"dz", false, matrix_shape, signed_fill()},
                {"dx", true, matrix_shape, nullptr}};
+  s.size_bounds = {{2147483647, 1}, {2047, 1048560}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * N1 < 2^31, N1 <= 65535 * 16 (the GPU grid's axis 1)";
   s.grid = outer_block_grid;
   s.reference = [](const std::vector<int>& n, std::vector<tensor>& t) {
     const matrix x = as_matrix(t[0], n[1], n[0]);

@@ -60,6 +60,10 @@ void describe(puzzle_spec& s) {
       {{3, 257}, "Rows of 257, longer than 256: they fit only B1 = 512."},
       {{3, 509}, "Rows of 509, a prime just under 512."},
       {{2, 512}, "Rows that fill B1 = 512 exactly."},
+      large_case({4099, 509},
+                 "The large tier: 4099 = 2^12 + 3 rows of 509, past the benchmarks' 4096 rows, "
+                 "a ragged last block of rows for B0 = 4: catches a grid or a row bound "
+                 "hard-coded up to 4096."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[1] <= b[1]; };
@@ -69,6 +73,8 @@ void describe(puzzle_spec& s) {
   // rows are often all negative, so lanes past the end loaded as 0 would win the maximum.
   s.tensors = {{"x", false, shape, signed_fill(30.0)},
                {"z", true, shape, nullptr}};
+  s.size_bounds = {{2147483647, 1}, {4194303, 512}};
+  s.size_bounds_rule = "N0 * T < 2^31, T <= B1";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };

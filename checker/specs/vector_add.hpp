@@ -38,6 +38,10 @@ void describe(puzzle_spec& s) {
        "two large numbers, exact in float32; catches x or y rounded through a half type (at 3e4 "
        "float16's spacing is 16) or clamped on the way.",
        {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}},
+      large_case({1048579},
+                 "The large tier: 1048579 = 2^20 + 3 elements, 32769 or 4097 programs, a ragged "
+                 "last block: past every round size up to 2^20 that a kernel might hard-code (a "
+                 "loop bound, an array, a count of programs)."),
       {{1000},
        "The classic puzzle set's 1000: 32 or 4 programs: catches offsets that ignore "
        "program_id."},
@@ -50,8 +54,10 @@ void describe(puzzle_spec& s) {
   s.tensors = {{"x", false, n0, signed_fill()},
                {"y", false, n0, signed_fill()},
                {"z", true, n0, nullptr}};
+  s.size_bounds = {{2147483647}};
+  s.size_bounds_rule = "N0 < 2^31";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
-    return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
+    return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };
   s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
     const auto x = as_array(t[0]), y = as_array(t[1]);
