@@ -536,21 +536,24 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       dry.dry = true;
       dry.op_budget = options.op_budget * large_tier_op_budget_factor;
       dry.programs = corner_programs(request.grid);
-      report.sizes = bound;
-      report.blocks = kernel.blocks;
-      report.order.clear();
-      report.case_index = -1;
-      report.dtype = kernel.dtype;
-      report.case_catches = "The size bounds: the sizes this puzzle allows (" +
-                            spec.size_bounds_rule +
-                            "), run without buffers in the programs at the corners of the grid "
-                            "(the first and the last along each axis).";
-      const std::string where = "size bound " + report.case_label();
+      const std::string where =
+          "size bound " + case_label(spec, bound, kernel.blocks, "", kernel.dtype);
       if (options.on_case)
-        options.on_case({where, spec.cases.size(), &bound, &kernel.blocks, report.order});
+        options.on_case({where, spec.cases.size(), &bound, &kernel.blocks, ""});
       const sim_outcome run = launchers[k](request, dry);
       ++report.bound_runs;
       if (run.result.error) {
+        // Only a failing bound takes over the report: a passing one has no counters or values,
+        // and the report keeps describing the last case run.
+        report.sizes = bound;
+        report.blocks = kernel.blocks;
+        report.order.clear();
+        report.case_index = -1;
+        report.dtype = kernel.dtype;
+        report.case_catches = "The size bounds: the sizes this puzzle allows (" +
+                              spec.size_bounds_rule +
+                              "), run without buffers in the programs at the corners of the "
+                              "grid (the first and the last along each axis).";
         diagnostic d = *run.result.error;
         d.message += "\n  (" + where + ": checked without buffers, at sizes the puzzle allows "
                      "but no case can allocate)";

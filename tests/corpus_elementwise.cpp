@@ -190,15 +190,36 @@ struct BackwardWithoutDz {
 
 }  // namespace wrong
 
-namespace twin {
+namespace wrong {
 
-// Offsets through a bias of a billion, taken off again: every step stays inside int32.
+// Offsets through a bias of a billion, taken off again: inside int32 for every case, the large
+// tier's 2^20 + 3 elements too, but past it once N0 passes 2^31 - 10^9, which the size bound
+// N0 = 2^31 - 1 reaches.
 template <int B0>
-struct VectorAddThroughABiasInsideInt32 {
+struct VectorAddThroughABiasOfABillion {
   static constexpr int num_warps = 4;
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
                             int N0) const {
     const int bias = 1'000'000'000;
+    auto biased = tl::program_id(0) * B0 + tl::arange<B0>() + bias;
+    auto mask = biased < N0 + bias;
+    auto offsets = biased - bias;
+    tl::store(z + offsets, tl::load(x + offsets, mask) + tl::load(y + offsets, mask), mask);
+  }
+};
+
+}  // namespace wrong
+
+namespace twin {
+
+// The same with a bias of minus a billion: offsets from -10^9 to 2^31 - 1 - 10^9, inside int32
+// at every size the puzzle allows.
+template <int B0>
+struct VectorAddThroughANegativeBias {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    const int bias = -1'000'000'000;
     auto biased = tl::program_id(0) * B0 + tl::arange<B0>() + bias;
     auto mask = biased < N0 + bias;
     auto offsets = biased - bias;
@@ -320,6 +341,8 @@ TP_WRONG(VectorAddStoppingAt2To19, vector_add, "unwritten-output", "N0=1048579")
 TP_WRONG(VectorAddScalingOffsetsUp, vector_add, "index-overflow", "multiplication");
 TP_WRONG(VectorAddThroughABiasNearIntMax, vector_add, "index-overflow",
          "the int32 addition at this line leaves int32");
+TP_WRONG(VectorAddThroughABiasOfABillion, vector_add, "index-overflow",
+         "size bound N0=2147483647");
 TP_WRONG(VectorAddReadingThePreviousBlock, vector_add, "race-read-write", "");
 TP_WRONG(OuterAddWithStride64, outer_add, "out-of-bounds", "");
 TP_WRONG(OuterAddBlockStridingByN1, outer_add_block, "race-write-write", "two lanes");
@@ -333,7 +356,7 @@ TP_WRONG(BackwardWithoutDz, outer_mul_relu_backward, "wrong-result", "");
 TP_TWIN(ConstantAddInTwoHalves, constant_add);
 TP_TWIN(ConstantAddBlockCleaningWithWhere, constant_add_block);
 TP_TWIN(VectorAddInterleaved, vector_add);
-TP_TWIN(VectorAddThroughABiasInsideInt32, vector_add);
+TP_TWIN(VectorAddThroughANegativeBias, vector_add);
 TP_TWIN(OuterAddRowByRow, outer_add);
 TP_TWIN(OuterAddBlockFromTheTileCorner, outer_add_block);
 TP_TWIN(OuterMulReluWithWhere, outer_mul_relu);

@@ -237,12 +237,15 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
   SECTION("the reference solution: four programs of 32, the tail masked, nothing wrong") {
     const auto r = run_cli("show 3 --impl solution --case 4");
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.out, Catch::Contains("case 4 of 7: N0=100, B0=32, order forward"));
+    CHECK_THAT(r.out, Catch::Contains("case 4 of " + std::to_string(p.cases.size()) +
+                                      ": N0=100, B0=32, order forward"));
     const auto z = map_rows(r.out, "z");
     REQUIRE(z.size() == 2);
     CHECK(z[0] == std::string(32, '0') + std::string(32, '1'));
     CHECK(z[1] == std::string(32, '2') + std::string(4, '3') + std::string(28, ' '));
     CHECK_THAT(r.out, Catch::Contains("28 masked-off lanes point outside x"));
+    CHECK_THAT(r.out, Catch::Contains("the sizes it allows, where every index is checked to "
+                                      "stay in int32: " + p.size_bounds_rule));
     CHECK_THAT(r.out, Catch::Contains("each element read at most once"));
     CHECK_THAT(r.out, Catch::Contains("This run is right"));
     CHECK(r.out.find('\033') == std::string::npos);  // not a terminal: plain text
@@ -338,8 +341,9 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     auto r = run_cli("show 3 --impl solution --case 4 --program 4");
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Catch::Contains("program ids go from (0, 0, 0) to (3, 0, 0)"));
-    r = run_cli("show 3 --case 8");
+    const std::string cases = std::to_string(p.cases.size());
+    r = run_cli("show 3 --case " + std::to_string(p.cases.size() + 1));
     CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Catch::Contains("has cases 1 to 7"));
+    CHECK_THAT(r.err, Catch::Contains("has cases 1 to " + cases));
   }
 }

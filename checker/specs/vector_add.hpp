@@ -38,16 +38,16 @@ void describe(puzzle_spec& s) {
        "two large numbers, exact in float32; catches x or y rounded through a half type (at 3e4 "
        "float16's spacing is 16) or clamped on the way.",
        {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}},
-      large_case({1048579},
-                 "The large tier: 1048579 = 2^20 + 3 elements, 32769 or 4097 programs, a ragged "
-                 "last block: past every round size up to 2^20 that a kernel might hard-code (a "
-                 "loop bound, an array, a count of programs)."),
       {{1000},
        "The classic puzzle set's 1000: 32 or 4 programs: catches offsets that ignore "
        "program_id."},
       {{4099},
        "4099 = 2^12 + 3, a prime: past every round size a kernel might assume (1024, 4096), "
        "with a ragged last block for every B0."},
+      large_case({1048579},
+                 "The large tier: 1048579 = 2^20 + 3 elements, 32769 or 4097 programs, a ragged "
+                 "last block: past every round size up to 2^20 that a kernel might hard-code (a "
+                 "loop bound, an array, a count of programs)."),
   };
   s.blocked_sizes = {{0, 0}};
   auto n0 = sizes_at({0});
