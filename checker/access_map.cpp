@@ -21,12 +21,6 @@ bool element_wrong(const puzzle_spec& spec, dtype element, double yours, double 
          !(yours == expected);
 }
 
-std::optional<std::size_t> kernel_for_case(const puzzle_spec& spec, std::size_t c) {
-  for (std::size_t k = 0; k < spec.kernels.size(); ++k)
-    if (spec.runs(spec.cases[c].sizes, spec.kernels[k].blocks)) return k;
-  return std::nullopt;
-}
-
 int rank_of(cell_state s) { return static_cast<int>(s); }
 
 cell merge(cell a, const cell& b) {
@@ -53,18 +47,25 @@ const char* palette[] = {"38;5;39",  "38;5;208", "38;5;40",  "38;5;199", "38;5;2
 }  // namespace
 
 std::string traced_run::label() const {
-  return "case " + std::to_string(case_index + 1) + " of " + std::to_string(spec->cases.size()) +
-         ": " + case_label(*spec, sizes, blocks, order);
+  return "case " + numbered_case_label(*spec, case_index, blocks, order, dtype);
 }
 
-std::size_t default_case(const puzzle_spec& spec) {
+std::optional<std::size_t> kernel_for_case(const puzzle_spec& spec, std::size_t c) {
+  for (std::size_t k = 0; k < spec.kernels.size(); ++k)
+    if (spec.runs(spec.cases[c].sizes, spec.kernels[k].blocks)) return k;
+  return std::nullopt;
+}
+
+std::size_t default_case(const puzzle_spec& spec, std::optional<std::size_t> kernel_index) {
+  std::optional<std::size_t> first;
   for (std::size_t c = 0; c < spec.cases.size(); ++c) {
-    const auto k = kernel_for_case(spec, c);
-    if (!k) continue;
+    const auto k = kernel_index ? kernel_index : kernel_for_case(spec, c);
+    if (!k || !spec.runs(spec.cases[c].sizes, spec.kernels[*k].blocks)) continue;
+    if (!first) first = c;
     const auto g = spec.grid(spec.cases[c].sizes, spec.kernels[*k].blocks);
     if (1LL * g[0] * g[1] * g[2] > 1) return c;
   }
-  return 0;
+  return first.value_or(0);
 }
 
 std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec, impl which,
@@ -95,6 +96,8 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
     return d;
   }
   run.blocks = spec.kernels[*k].blocks;
+  run.kernel_index = *k;
+  run.dtype = spec.kernels[*k].dtype;
   run.grid = spec.grid(run.sizes, run.blocks);
 
   // The kernel entry's dtype: a float16 kernel gets float16 tensors, as `check` gives it.
@@ -134,7 +137,7 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
                  element_wrong(spec, run.tensors[t].dtype, run.tensors[t].values[i],
                                data.expected[t].values[i]);
   }
-  const std::string where = "case " + case_label(spec, run.sizes, run.blocks, run.order);
+  const std::string where = run.label();
   if (out.result.error) {
     run.problem = *out.result.error;
   } else if (stores == 0) {
@@ -166,7 +169,13 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
     run.problem = d;
   }
   if (!run.problem)
-    if (auto d = compare_outputs(spec, run.tensors, data.expected, where)) run.problem = *d;
+    if (auto d = compare_outputs(spec, run.tensors, data.expected, where)) {
+      tl::sim::launch_options again;
+      again.order = order;
+      again.seed = options.seed;
+      explain_by_other(spec, case_index, spec.kernels[*k], launcher, data, again, *d);
+      run.problem = *d;
+    }
   return run;
 }
 
@@ -280,13 +289,18 @@ map_grid grid_of(const buffer_view& v, int max_rows, int max_cols) {
     g.rows = n / g.cols;
   }
   g.rows = std::max<long long>(g.rows, 1);
-  g.shown_rows = std::min<long long>(g.rows, max_rows);
-  g.shown_cols = std::min<long long>(g.cols, max_cols);
+  // Every cell covers the same number of rows and of columns (the last ones fewer), so that an
+  // edge in the data (the last row of an image) is an edge between cells and not smeared over
+  // cells of one and of two rows.
+  g.rows_per_cell = (g.rows + max_rows - 1) / max_rows;
+  g.cols_per_cell = (g.cols + max_cols - 1) / max_cols;
+  g.shown_rows = (g.rows + g.rows_per_cell - 1) / g.rows_per_cell;
+  g.shown_cols = (g.cols + g.cols_per_cell - 1) / g.cols_per_cell;
   g.cells.reserve(static_cast<std::size_t>(g.shown_rows * g.shown_cols));
   for (long long r = 0; r < g.shown_rows; ++r)
     for (long long c = 0; c < g.shown_cols; ++c) {
-      const long long r0 = r * g.rows / g.shown_rows, r1 = (r + 1) * g.rows / g.shown_rows;
-      const long long c0 = c * g.cols / g.shown_cols, c1 = (c + 1) * g.cols / g.shown_cols;
+      const long long r0 = r * g.rows_per_cell, r1 = std::min(g.rows, r0 + g.rows_per_cell);
+      const long long c0 = c * g.cols_per_cell, c1 = std::min(g.cols, c0 + g.cols_per_cell);
       cell out;
       out.state = cell_state::none;
       for (long long i = r0; i < r1; ++i)
@@ -342,7 +356,8 @@ std::string render_maps(const traced_run& run, int program, const render_options
       << (v.output ? "output" : "input");
     if (l.shown_rows != l.rows || l.shown_cols != l.cols)
       s << ", " << l.rows << " x " << l.cols << " elements as " << l.shown_rows << " x "
-        << l.shown_cols << " cells (a cell shows what happened to any of its elements)";
+        << l.shown_cols << " cells of " << l.rows_per_cell << " x " << l.cols_per_cell
+        << " (a cell shows what happened to any of its elements)";
     else if (v.shape.size() <= 1 && l.rows > 1)
       s << ", " << l.cols << " elements a row";
     s << "\n";

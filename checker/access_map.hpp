@@ -22,6 +22,8 @@ struct traced_run {
   std::string kernel_file;                 // as reports show it
   std::size_t case_index = 0;              // into spec->cases
   std::vector<int> sizes, blocks;
+  std::size_t kernel_index = 0;            // into spec->kernels
+  tp::dtype dtype = tp::dtype::float32;    // the kernel entry's
   std::array<int, 3> grid{1, 1, 1};
   std::string order = "forward";
   std::optional<tl::sim::diagnostic> problem;  // what the run found, as `check` words it
@@ -32,12 +34,17 @@ struct traced_run {
   bool truncated = false;
   long long programs_run = 0;
   std::string printed;                     // what the kernel's tl::print calls printed
-  std::string label() const;               // "case 2 of 6: N0=100, B0=32, order forward"
+  std::string label() const;               // "case 2 of 6: N0=100, B0=32, order forward", as check says it
   long long program_count() const { return 1LL * grid[0] * grid[1] * grid[2]; }
 };
 
-// The case `show` runs when none is named: the first that has more than one program.
-std::size_t default_case(const puzzle_spec& spec);
+// The case `show` runs when none is named: the first that has more than one program (with the
+// kernel entry `kernel_index`, when given, among the cases that entry runs).
+std::size_t default_case(const puzzle_spec& spec,
+                         std::optional<std::size_t> kernel_index = std::nullopt);
+
+// The first kernel entry (block sizes) that runs case `case_index`.
+std::optional<std::size_t> kernel_for_case(const puzzle_spec& spec, std::size_t case_index);
 
 // Runs case `case_index` of the puzzle's kernel once (the first block sizes that fit the case,
 // programs in forward order) with the access trace on. The kernel's module is built first when
@@ -81,6 +88,7 @@ std::vector<buffer_view> views_of(const traced_run& run, int program);
 struct map_grid {
   long long rows = 1, cols = 1;              // elements
   long long shown_rows = 1, shown_cols = 1;  // cells
+  long long rows_per_cell = 1, cols_per_cell = 1;  // elements a cell covers (the last ones fewer)
   std::vector<cell> cells;                   // shown_rows x shown_cols, row-major
   bool summarized() const { return rows != shown_rows || cols != shown_cols; }
 };
@@ -98,7 +106,7 @@ char program_symbol(int linear);
 
 struct render_options {
   bool color = false;
-  int max_rows = 24;
+  int max_rows = 32;  // conv2d's 4 images of 8 rows, one row a cell
   int max_cols = 64;
 };
 

@@ -37,8 +37,113 @@ std::string case_label(const puzzle_spec& spec, const std::vector<int>& sizes,
   return s.str();
 }
 
+std::string numbered_case_label(const puzzle_spec& spec, std::size_t case_index,
+                                const std::vector<int>& blocks, const std::string& order,
+                                dtype element) {
+  return std::to_string(case_index + 1) + " of " + std::to_string(spec.cases.size()) + ": " +
+         case_label(spec, spec.cases[case_index].sizes, blocks, order, element);
+}
+
+namespace {
+// "B0=1, B1=32" (", float16" after them for a kernel of another dtype than float32).
+std::string blocks_label(const puzzle_spec& spec, const kernel_entry& kernel) {
+  const std::string label = case_label(spec, {}, kernel.blocks, "", kernel.dtype);
+  return label.rfind(", ", 0) == 0 ? label.substr(2) : label;
+}
+
+// "tilepuzzles show 8 --case 3 --blocks B0=4,B1=64 --order reverse", with the options that
+// make `show` run the same kernel (--impl, --puzzles) as the check did.
+std::string show_command(const puzzle_spec& spec, const run_id& run, const check_options& options) {
+  std::string command = "tilepuzzles show " + std::to_string(spec.number) + " " +
+                        replay_arguments(spec, run);
+  if (options.which == impl::solution) command += " --impl solution";
+  if (!options.modules.puzzles_dir.empty()) command += " --puzzles " + options.modules.puzzles_dir;
+  return command;
+}
+}  // namespace
+
 std::string puzzle_report::case_label() const {
-  return spec ? tp::case_label(*spec, sizes, blocks, order, dtype) : std::string();
+  if (!spec) return {};
+  if (case_index >= 0 && case_index < static_cast<int>(spec->cases.size()))
+    return numbered_case_label(*spec, static_cast<std::size_t>(case_index), blocks, order, dtype);
+  return tp::case_label(*spec, sizes, blocks, order, dtype);
+}
+
+std::optional<run_id> failed_run(const puzzle_report& report) {
+  if (report.status != status::failed || !report.spec || report.diagnostics.empty() ||
+      report.case_index < 0 || report.kernel_index < 0 || report.order.empty())
+    return std::nullopt;
+  const std::string& kind = report.diagnostics.front().kind;
+  if (kind == kind::compile_error || kind == kind::not_solved) return std::nullopt;
+  return run_id{report.case_index, report.kernel_index, report.order, report.seed};
+}
+
+std::string blocks_argument(const puzzle_spec& spec, std::size_t kernel_index) {
+  const kernel_entry& kernel = spec.kernels[kernel_index];
+  std::string text;
+  for (std::size_t i = 0; i < kernel.blocks.size() && i < spec.block_names.size(); ++i)
+    text += (i ? "," : "") + spec.block_names[i] + "=" + std::to_string(kernel.blocks[i]);
+  const auto same_blocks = std::count_if(spec.kernels.begin(), spec.kernels.end(),
+                                         [&](const kernel_entry& k) { return k.blocks == kernel.blocks; });
+  if (same_blocks > 1) text += std::string(",") + dtype_name(kernel.dtype);
+  return text;
+}
+
+std::string replay_arguments(const puzzle_spec& spec, const run_id& run) {
+  std::string text = "--case " + std::to_string(run.case_index + 1) + " --blocks " +
+                     blocks_argument(spec, static_cast<std::size_t>(run.kernel_index));
+  if (!run.order.empty() && run.order != "forward") text += " --order " + run.order;
+  if (run.seed != 0) text += " --seed " + std::to_string(run.seed);
+  return text;
+}
+
+std::optional<std::size_t> parse_blocks(const puzzle_spec& spec, const std::string& text,
+                                        std::string& error) {
+  std::string choices;
+  for (std::size_t k = 0; k < spec.kernels.size(); ++k)
+    choices += (k ? ", " : "") + blocks_argument(spec, k);
+  error = "--blocks " + text + ": puzzle " + std::to_string(spec.number) + " (" + spec.id +
+          ") is checked with " + choices + "; name one of them";
+  std::vector<int> values(spec.block_names.size(), -1);
+  std::optional<dtype> element;
+  std::size_t position = 0;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+    if (item.empty()) return std::nullopt;
+    bool is_dtype = false;
+    for (dtype d : {dtype::float32, dtype::float16, dtype::bfloat16})
+      if (item == dtype_name(d)) element = d, is_dtype = true;
+    if (is_dtype) continue;
+    std::size_t axis = position;
+    std::string number = item;
+    if (const std::size_t eq = item.find('='); eq != std::string::npos) {
+      const std::string name = item.substr(0, eq);
+      const auto named = std::find(spec.block_names.begin(), spec.block_names.end(), name);
+      if (named == spec.block_names.end()) return std::nullopt;
+      axis = static_cast<std::size_t>(named - spec.block_names.begin());
+      number = item.substr(eq + 1);
+    }
+    if (axis >= values.size() || number.empty() || number.size() > 6 ||
+        number.find_first_not_of("0123456789") != std::string::npos)
+      return std::nullopt;
+    values[axis] = std::stoi(number);
+    position = axis + 1;
+  }
+  if (std::count(values.begin(), values.end(), -1) > 0) return std::nullopt;
+  std::optional<std::size_t> found;
+  for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
+    if (spec.kernels[k].blocks != values) continue;
+    if (element && spec.kernels[k].dtype != *element) continue;
+    if (found) {  // the same block sizes in two dtypes: the dtype must say which
+      error = "--blocks " + text + ": puzzle " + std::to_string(spec.number) +
+              " has these block sizes in more than one dtype; add it: " + choices;
+      return std::nullopt;
+    }
+    found = k;
+  }
+  if (found) error.clear();
+  return found;
 }
 
 namespace {
@@ -252,9 +357,9 @@ activity activity_in_cases(const kernel_entry& kernel, sim_launcher launcher,
     auto tensors = case_at(c).tensors;
     if (options.on_case) {
       const std::string order = tl::sim::order_name(launch.order);
-      options.on_case({"case " + case_label(spec, spec.cases[c].sizes, kernel.blocks, order,
-                                            kernel.dtype),
-                       c, &spec.cases[c].sizes, &kernel.blocks, order});
+      options.on_case({"case " + numbered_case_label(spec, c, kernel.blocks, order, kernel.dtype),
+                       c, &spec.cases[c].sizes, &kernel.blocks, order,
+                       static_cast<std::size_t>(&kernel - spec.kernels.data())});
     }
     const sim_outcome run = launcher(request_for(spec, c, kernel, tensors), launch);
     if (run.result.error || total_stores(run) > 0) return {true, true};
@@ -302,10 +407,13 @@ std::string what_it_did(const puzzle_spec& spec, const sim_outcome& run) {
   return s.str();
 }
 
+// `covering(t)`: the block sizes with which the kernel writes every element of output tensor t
+// in this case ("B0=1, B1=32"), or "" when none does.
 std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const std::string& kernel_file,
                                           const sim_outcome& run,
                                           const std::vector<tensor>& tensors,
-                                          const std::string& where, const activity* nothing_stored) {
+                                          const std::string& where, const activity* nothing_stored,
+                                          const std::function<std::string(std::size_t)>& covering) {
   if (nothing_stored && !nothing_stored->works) {
     diagnostic d;
     d.kind = kind::not_solved;
@@ -339,9 +447,19 @@ std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const std::st
       wrong[i] = true;
       if (shown++ < 4) s << " " << b.name() << b.coords_of(i);
     }
-    s << "\n  Does the grid cover every element, and does the mask let the last block's lanes "
-         "through?\n"
-      << wrong_map(tensors[t], wrong);
+    const std::string covered = covering ? covering(t) : std::string();
+    std::string names;
+    for (std::size_t i = 0; i < spec.block_names.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == spec.block_names.size() ? " or " : ", ") + spec.block_names[i];
+    if (!covered.empty())
+      s << "\n  With " << covered << " the kernel writes every element of " << b.name()
+        << " in this case, and with these block sizes it does not: is " << names
+        << " written as a number somewhere (the grid is cdiv of the sizes by the block sizes), "
+           "or a loop or a mask made for one block size only?\n";
+    else
+      s << "\n  Does the grid cover every element, and does the mask let the last block's lanes "
+           "through?\n";
+    s << wrong_map(tensors[t], wrong);
     d.message = s.str();
     while (d.message.back() == '\n') d.message.pop_back();
     return d;
@@ -386,7 +504,92 @@ std::variant<std::vector<void (*)()>, diagnostic> module_launchers(const puzzle_
   return std::get<loaded_module>(loaded).launchers;
 }
 
+// What the masked-off lanes of one load decide, found by running a wrong run again: once with
+// a probe that notes the loads whose `other` filled lanes, then once per such load with another
+// `other` in their place (the identities of a sum, a maximum, a minimum). A load whose change
+// makes the run right is the one to point at.
 }  // namespace
+
+namespace {
+
+struct other_finding {
+  std::string text;    // the report's lines
+  std::string source;  // the load's "file:line"
+  std::string cause;   // one line, for the JSON's `cause`
+};
+
+std::string number_text(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+std::optional<other_finding> other_decides(const puzzle_spec& spec, std::size_t c,
+                                           const kernel_entry& kernel, sim_launcher launcher,
+                                           const case_data& data,
+                                           const tl::sim::launch_options& launch) {
+  auto run_with = [&](tl::sim::other_probe& probe) {
+    auto tensors = data.tensors;
+    tl::sim::launch_options options = launch;
+    options.other = &probe;
+    const sim_outcome run = launcher(request_for(spec, c, kernel, tensors), options);
+    for (std::size_t t = 0; t < tensors.size(); ++t)
+      if (tensors[t].output && run.buffers[t].unwritten_count() > 0) return false;
+    return !run.result.error && !compare_outputs(spec, tensors, data.expected, "");
+  };
+  tl::sim::other_probe watched;
+  if (run_with(watched)) return std::nullopt;  // right with the probe on: nothing to explain
+  constexpr std::size_t most_sites = 4;
+  for (std::size_t i = 0; i < watched.sites.size() && i < most_sites; ++i) {
+    const auto& site = watched.sites[i];
+    for (double instead : {0.0, -double(INFINITY), double(INFINITY)}) {
+      if (!site.several && instead == site.value) continue;
+      tl::sim::other_probe replaced;
+      replaced.replace_file = site.where.file_name();
+      replaced.replace_line = site.where.line();
+      replaced.value = instead;
+      if (!run_with(replaced)) continue;
+      other_finding found;
+      found.source = tl::sim::source_string(site.where);
+      const std::string held = site.several ? "" : ", " + number_text(site.value) + ",";
+      found.text = "  The lanes that the mask of the load at " + found.source +
+                   " switches off hold its `other`" + held +
+                   " and they decide this result: with " + number_text(instead) +
+                   " in their place, this run is right. Masked-off lanes must leave what they "
+                   "feed unchanged (0 in a sum, -inf in a maximum, +inf in a minimum): give the "
+                   "load that `other`, or keep them out with tl::where.";
+      found.cause = "`other`" + (site.several ? std::string() : " = " + number_text(site.value)) +
+                    " of the masked load at " + found.source + " decides the result";
+      return found;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void explain_by_other(const puzzle_spec& spec, std::size_t case_index, const kernel_entry& kernel,
+                      sim_launcher launcher, const case_data& data,
+                      const tl::sim::launch_options& launch, tl::sim::diagnostic& d) {
+  const auto found = other_decides(spec, case_index, kernel, launcher, data, launch);
+  if (!found) return;
+  // Before the map: the finding belongs with the numbers it explains.
+  const std::size_t map = d.message.find("\n    map of ");
+  d.message.insert(map == std::string::npos ? d.message.size() : map, "\n" + found->text);
+  d.source = found->source;
+  if (d.cause.empty()) d.cause = found->cause;
+}
+
+int simulator_runs(const puzzle_spec& spec) {
+  int runs = 0;
+  for (const kernel_entry& kernel : spec.kernels)
+    // Three orders for a small case, one for a case of the large tier.
+    for (const test_case& c : spec.cases)
+      runs += spec.runs(c.sizes, kernel.blocks) ? (c.large ? 1 : 3) : 0;
+  return runs;
+}
 
 puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options) {
   puzzle_report report;
@@ -398,11 +601,13 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
 
   auto fail = [&](diagnostic d) {
     report.status = d.kind == kind::not_solved ? status::not_solved : status::failed;
-    // Which case failed and what it is there to catch: the learner's first clue.
+    // What the failing case holds (a clue, not a verdict), and how to see the run drawn.
     if (d.kind != kind::not_solved && d.kind != kind::compile_error &&
-        !report.case_catches.empty())
-      d.message += "\n  About this case: " + report.case_catches;
+        !report.case_about.empty())
+      d.message += "\n  About this case: " + report.case_about;
     report.diagnostics.push_back(std::move(d));
+    if (const auto run = failed_run(report))
+      report.diagnostics.back().message += "\n  To see this run: " + show_command(spec, *run, options);
     return report;
   };
   auto at_case = [&](std::size_t c, const kernel_entry& kernel, std::string order) {
@@ -410,7 +615,8 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
     report.blocks = kernel.blocks;
     report.order = std::move(order);
     report.case_index = static_cast<int>(c);
-    report.case_catches = spec.cases[c].catches;
+    report.kernel_index = static_cast<int>(&kernel - spec.kernels.data());
+    report.case_about = spec.cases[c].about;
     report.dtype = kernel.dtype;
   };
 
@@ -455,7 +661,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
           at_case(c, kernel, tl::sim::order_name(order));
           const std::string where = "case " + report.case_label();
           if (options.on_case)
-            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order});
+            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order, k});
           auto tensors = the_case.tensors;
           const launch_request request = request_for(spec, c, kernel, tensors);
           launch.order = order;
@@ -474,13 +680,29 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             const activity seen = activity_in_cases(kernel, launchers[k], options, spec, case_at);
             if (!seen.stores) nothing_stored = seen;
           }
+          // The block sizes with which the kernel writes all of output t in this case.
+          auto covering = [&](std::size_t t) {
+            std::string with;
+            for (std::size_t other = 0; other < spec.kernels.size(); ++other) {
+              if (other == k || !spec.runs(spec.cases[c].sizes, spec.kernels[other].blocks))
+                continue;
+              auto again = case_for(spec.kernels[other], c).tensors;
+              tl::sim::launch_options forward;
+              forward.op_budget = launch.op_budget;
+              const sim_outcome covered = launchers[other](
+                  request_for(spec, c, spec.kernels[other], again), forward);
+              if (covered.result.error || covered.buffers[t].unwritten_count() > 0) continue;
+              with += (with.empty() ? "" : " and with ") + blocks_label(spec, spec.kernels[other]);
+            }
+            return with;
+          };
           if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where,
-                                       nothing_stored ? &*nothing_stored : nullptr))
+                                       nothing_stored ? &*nothing_stored : nullptr, covering))
             return fail(*d);
           if (auto d = compare_outputs(spec, tensors, the_case.expected, where)) {
             if (d->kind == kind::nan_inf) {
-              // The same run again, tracing where the program that wrote the first bad element made
-              // its first NaN or infinity.
+              // The same run again, tracing where the program that wrote the first bad element
+              // made its first NaN or infinity.
               const auto [t, at] = first_nonfinite(tensors, the_case.expected);
               auto again = the_case.tensors;
               tl::sim::launch_options traced = launch;
@@ -495,6 +717,8 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
                 d->cause = tl::sim::nonfinite_summary(rerun.result.nonfinite, nan);
               }
             }
+            if (options.probe_other)
+              explain_by_other(spec, c, kernel, launchers[k], the_case, launch, *d);
             return fail(*d);
           }
           run_facts facts{spec.cases[c].sizes, kernel.blocks, request.grid, run.buffers};
@@ -539,7 +763,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       const std::string where =
           "size bound " + case_label(spec, bound, kernel.blocks, "", kernel.dtype);
       if (options.on_case)
-        options.on_case({where, spec.cases.size(), &bound, &kernel.blocks, ""});
+        options.on_case({where, spec.cases.size(), &bound, &kernel.blocks, "", k});
       const sim_outcome run = launchers[k](request, dry);
       ++report.bound_runs;
       if (run.result.error) {
@@ -550,10 +774,11 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         report.order.clear();
         report.case_index = -1;
         report.dtype = kernel.dtype;
-        report.case_catches = "The size bounds: the sizes this puzzle allows (" +
-                              spec.size_bounds_rule +
-                              "), run without buffers in the programs at the corners of the "
-                              "grid (the first and the last along each axis).";
+        report.kernel_index = static_cast<int>(k);
+        report.case_about = "The size bounds: the sizes this puzzle allows (" +
+                            spec.size_bounds_rule +
+                            "), run without buffers in the programs at the corners of the grid "
+                            "(the first and the last along each axis).";
         diagnostic d = *run.result.error;
         d.message += "\n  (" + where + ": checked without buffers, at sizes the puzzle allows "
                      "but no case can allocate)";
@@ -581,7 +806,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
           at_case(c, kernel, "");
           const std::string where = "on the GPU, case " + report.case_label();
           if (options.on_case)
-            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order});
+            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order, k});
           auto tensors = the_case.tensors;
           for (auto& t : tensors)
             if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);

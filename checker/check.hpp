@@ -14,11 +14,13 @@ namespace tp {
 
 // The run a check is about to start: which case, block sizes and order (empty on the GPU).
 struct run_position {
-  std::string label;  // "case N0=5, T=34, B0=4, B1=64, order reverse", or "on the GPU, case ..."
+  // "case 3 of 7: N0=5, T=34, B0=4, B1=64, order reverse", or "on the GPU, case ..."
+  std::string label;
   std::size_t case_index = 0;
   const std::vector<int>* sizes = nullptr;
   const std::vector<int>* blocks = nullptr;
   std::string order;
+  std::size_t kernel_index = 0;  // in spec.kernels: the block sizes (and dtype)
 };
 
 // The large tier's rows run 2^17 elements and its attention 65539 keys: a program of it may run
@@ -45,6 +47,9 @@ struct check_options {
   bool large_tier = true;
   // Run every kernel entry at the spec's size bounds, without buffers, after the large tier.
   bool size_bounds = true;
+  // After a wrong-result or nan-inf, run the case again to find whether the masked-off lanes of a
+  // load (its `other`) decide the result, and say which load (a few reruns of the failing case).
+  bool probe_other = true;
   // Called before each run with where the check is, e.g. to report where a crash happened.
   std::function<void(const run_position&)> on_case;
 };
@@ -73,7 +78,8 @@ struct puzzle_report {
   std::string order;
   std::uint64_t seed = 0;
   int case_index = -1;       // in spec->cases; -1 when no case ran
-  std::string case_catches;  // what that case is there to catch
+  int kernel_index = -1;     // in spec->kernels: the block sizes of that run
+  std::string case_about;    // what that case holds
   std::vector<tensor_counters> counters;
   int runs = 0;              // simulator runs
   int bound_runs = 0;        // dry runs at the size bounds (puzzle_spec::size_bounds)
@@ -81,16 +87,50 @@ struct puzzle_report {
   int gpu_runs = 0;          // GPU runs
   std::string gpu_note;      // what happened on the GPU, when --gpu was given
   bool passed() const { return status == status::solved; }
-  std::string case_label() const;
+  std::string case_label() const;  // "3 of 7: N0=5, T=34, B0=4, B1=64, order reverse"
 };
 
 puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options);
+
+// The simulator runs of a check in every program order: each kernel entry (block sizes) on each
+// small case it runs, in forward, reverse and shuffled order, and on each case of the large tier
+// in forward order. What a solved puzzle's report counts (the dry runs at the size bounds apart).
+int simulator_runs(const puzzle_spec& spec);
 
 // "N0=5, T=34, B0=4, B1=64, order reverse" (the order left out when empty).
 // A kernel entry's dtype other than float32 is named after the block sizes: "..., D=64, float16".
 std::string case_label(const puzzle_spec& spec, const std::vector<int>& sizes,
                        const std::vector<int>& blocks, const std::string& order,
                        dtype element = dtype::float32);
+
+// "3 of 7: N0=5, ..., order reverse": the case's number as `show --case` takes it, then its label.
+std::string numbered_case_label(const puzzle_spec& spec, std::size_t case_index,
+                                const std::vector<int>& blocks, const std::string& order,
+                                dtype element = dtype::float32);
+
+// One simulator run of a check, as `tilepuzzles show` replays it.
+struct run_id {
+  int case_index = -1;    // in spec.cases
+  int kernel_index = -1;  // in spec.kernels
+  std::string order;      // "forward", "reverse" or "shuffle"
+  std::uint64_t seed = 0;
+};
+
+// The run a report failed on, when it failed in a simulator run that `show` can draw (not a
+// compile error, nor a failure on the GPU).
+std::optional<run_id> failed_run(const puzzle_report& report);
+
+// `show`'s arguments that replay a run: "--case 3 --blocks B0=4,B1=64 --order reverse", with
+// "--seed N" when N is not 0 (the dtype after the block sizes where only it tells two apart).
+std::string replay_arguments(const puzzle_spec& spec, const run_id& run);
+
+// "B0=4,B1=64" (and ",float16" where the block sizes alone name two of the puzzle's kernels).
+std::string blocks_argument(const puzzle_spec& spec, std::size_t kernel_index);
+
+// The kernel entry `--blocks` names ("B0=4,B1=64", "4,64", with an optional dtype such as
+// "float16"), or nullopt with `error` saying what the puzzle's block sizes are.
+std::optional<std::size_t> parse_blocks(const puzzle_spec& spec, const std::string& text,
+                                        std::string& error);
 
 // The inputs and expected outputs of one case, as the checker generates them.
 struct case_data {
@@ -108,6 +148,14 @@ std::optional<tl::sim::diagnostic> compare_outputs(const puzzle_spec& spec,
                                                    const std::vector<tensor>& expected,
                                                    const std::string& where,
                                                    const std::string& nonfinite_cause = {});
+
+// Adds to a wrong-result or nan-inf diagnostic of case `case_index` run with `kernel` the load
+// whose masked-off lanes decide the result, when there is one: the case is run again a few times,
+// with the `other` of each masked load replaced by the identity of a sum, a maximum and a
+// minimum. `d.source` becomes that load's line.
+void explain_by_other(const puzzle_spec& spec, std::size_t case_index, const kernel_entry& kernel,
+                      sim_launcher launcher, const case_data& data,
+                      const tl::sim::launch_options& launch, tl::sim::diagnostic& d);
 
 // The first element of an output that is not finite where the reference is: its tensor and
 // offset, or {-1, -1}.

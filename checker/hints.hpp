@@ -1,11 +1,13 @@
-// A puzzle's hints, read from its page (docs/puzzles/*.md): a `## Hints` section of folded
+// A puzzle's hints, kept apart from its page so that reading the page (with `cat`, in an editor,
+// rendered or not) never shows one: `docs/hints/<id>.md`, a `## Hints` section of folded
 // `<details><summary>Hint N: ...</summary>` blocks, gentle first. `tilepuzzles hint` shows them
-// one at a time; tests/puzzle_pages.cpp holds every page to this format with the same parser.
+// one at a time; tests/puzzle_pages.cpp holds every file to this format with the same parser.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
+
+#include "checker/spec.hpp"
 
 namespace tp {
 
@@ -13,6 +15,9 @@ struct hint {
   std::string summary;  // "Hint 1: gentle"
   std::string body;     // the Markdown between the summary and </details>
 };
+
+// "docs/hints/long-sum.md": where a puzzle's hints are, relative to the project.
+std::string hints_file(const puzzle_spec& spec);
 
 // The text of the section that starts with `heading` (a whole line), up to the next "## "
 // heading; empty when the page has no such section.
@@ -22,12 +27,7 @@ std::string page_section(const std::string& page, const std::string& heading);
 // holds, whitespace removed: empty for a section in the format.
 std::vector<hint> parse_hints(const std::string& section, std::string& leftover);
 
-// The hints of a puzzle page's `## Hints` section.
-std::vector<hint> hints_of_page(const std::string& page);
-
-// The page as `tilepuzzles show` prints it: the `## Hints` section's folded blocks (a terminal
-// shows every one unfolded, "nearly the answer" included) replaced by how to ask for them one at
-// a time with `tilepuzzles hint`. A page without hints is returned as it is.
-std::string page_with_hints_folded(const std::string& page, int puzzle_number);
+// The hints of a hints file's `## Hints` section.
+std::vector<hint> hints_in(const std::string& hints_text);
 
 }  // namespace tp

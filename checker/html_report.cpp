@@ -1,6 +1,10 @@
 #include "checker/html_report.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <sstream>
 
 namespace tp {
@@ -21,9 +25,31 @@ std::string escape(const std::string& s) {
   return out;
 }
 
-// Twelve colours far apart, for programs (the map's program p gets colours[p % 12]).
+// Twelve colours far apart, for the first programs; program_colour makes the others.
 const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
                          "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#637939", "#843c39"};
+
+// The colours the maps give other meanings than a program.
+const char* reserved_colours[] = {"#444444", "#d9d9d9", "#f4f4f4", "#ffb3b3", "#ffffff"};
+
+std::string hex_of_hsl(double hue, double saturation, double lightness) {
+  const double c = (1 - std::abs(2 * lightness - 1)) * saturation;
+  const double h = hue / 60;
+  const double x = c * (1 - std::abs(std::fmod(h, 2) - 1));
+  double r = 0, g = 0, b = 0;
+  if (h < 1) r = c, g = x;
+  else if (h < 2) r = x, g = c;
+  else if (h < 3) g = c, b = x;
+  else if (h < 4) g = x, b = c;
+  else if (h < 5) r = x, b = c;
+  else r = c, b = x;
+  const double m = lightness - c / 2;
+  char text[8];
+  std::snprintf(text, sizeof text, "#%02x%02x%02x", static_cast<int>(std::lround((r + m) * 255)),
+                static_cast<int>(std::lround((g + m) * 255)),
+                static_cast<int>(std::lround((b + m) * 255)));
+  return text;
+}
 
 const char* state_name(cell_state s) {
   switch (s) {
@@ -44,7 +70,7 @@ std::string fill_of(const cell& c) {
   if (c.state == cell_state::untouched) return "#f4f4f4";
   if (c.state == cell_state::masked) return "#d9d9d9";
   if (c.program == -2) return "#444444";
-  return colours[c.program % 12];
+  return program_colour(c.program);
 }
 
 constexpr int cell_px = 12;
@@ -133,6 +159,7 @@ const char* style = R"(
 body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 1100px; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #ccc; }
 .verdict { font-weight: bold; } .solved { color: #2a7d2a; } .failed { color: #b00020; }
+.right { color: #1d6b8a; }
 .notsolved { color: #8a6d00; }
 pre { background: #f7f7f7; padding: .6em; overflow-x: auto; font-size: 12px; }
 pre.diagnostic { border-left: 4px solid #b00020; white-space: pre-wrap; }
@@ -193,6 +220,29 @@ const char* script = R"(
 
 }  // namespace
 
+std::string program_colour(int linear) {
+  // Made once, in order, so that each colour is checked against all before it.
+  static std::vector<std::string> made(std::begin(colours), std::end(colours));
+  static std::set<std::string> used = [] {
+    std::set<std::string> all(std::begin(colours), std::end(colours));
+    all.insert(std::begin(reserved_colours), std::end(reserved_colours));
+    return all;
+  }();
+  // Hues a golden angle apart never repeat; three lightnesses and two saturations tell neighbours
+  // of a long legend apart.
+  for (int i = static_cast<int>(made.size()); i <= linear; ++i) {
+    std::string colour;
+    for (int attempt = 0; colour.empty() || used.count(colour); ++attempt) {
+      const int k = i + attempt * 7919;
+      colour = hex_of_hsl(std::fmod(k * 137.50776405, 360.0), (k / 3) % 2 ? 0.55 : 0.75,
+                          0.32 + 0.14 * (k % 3));
+    }
+    used.insert(colour);
+    made.push_back(colour);
+  }
+  return made[static_cast<std::size_t>(linear)];
+}
+
 std::optional<std::string> write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::trunc | std::ios::binary);
   if (!out) return "cannot write " + path;
@@ -208,8 +258,10 @@ std::string html_page(const std::string& title, const std::vector<html_section>&
     << "</title><style>" << style << "</style></head><body>\n<h1>" << escape(title) << "</h1>\n";
   for (const html_section& sec : sections) {
     const puzzle_spec& p = *sec.spec;
-    const char* cls = sec.verdict == "solved" ? "solved"
-                      : sec.verdict == "not solved" ? "notsolved" : "failed";
+    const char* cls = sec.verdict == "solved"               ? "solved"
+                      : sec.verdict == html_right_verdict ? "right"
+                      : sec.verdict == "not solved"         ? "notsolved"
+                                                            : "failed";
     s << "<section class=\"puzzle\" id=\"puzzle-" << p.number << "\" data-id=\"" << escape(p.id)
       << "\" data-verdict=\"" << escape(sec.verdict) << "\">\n<h2>" << p.number << " "
       << escape(p.id) << ": " << escape(p.title) << " &mdash; <span class=\"verdict " << cls
@@ -243,9 +295,15 @@ std::string html_page(const std::string& title, const std::vector<html_section>&
       s << "<option value=\"" << q << "\">" << program_name(run.grid, static_cast<int>(q))
         << "</option>";
     s << "</select></label></p>\n<p class=\"legend\">";
-    for (long long q = 0; q < std::min<long long>(run.program_count(), 12); ++q)
-      s << "<span><i class=\"swatch\" style=\"background:" << colours[q % 12] << "\"></i>"
+    // Every program the picker lists, each in its own colour.
+    const long long listed = std::min<long long>(run.program_count(), max_picked);
+    for (long long q = 0; q < listed; ++q)
+      s << "<span class=\"program\"><i class=\"swatch\" style=\"background:"
+        << program_colour(static_cast<int>(q)) << "\"></i>"
         << program_name(run.grid, static_cast<int>(q)) << "</span>";
+    if (run.program_count() > listed)
+      s << "<span>and " << run.program_count() - listed << " more programs</span>";
+    s << "<br>";
     s << "<span><i class=\"swatch\" style=\"background:#444\"></i>several programs</span>"
          "<span><i class=\"swatch\" style=\"background:#d9d9d9\"></i>masked-off lanes only</span>"
          "<span><i class=\"swatch\" style=\"background:#f4f4f4;border:1px solid #ccc\"></i>"

@@ -12,6 +12,15 @@
 
 namespace tp {
 
+// The verdict of a run `show` drew that matches the reference: not a check's "solved" (one case
+// only), and never drawn as a failure.
+inline constexpr const char* html_right_verdict = "right on this case";
+
+// The colour of program `linear` in the maps and the legend ("#1f77b4"): twelve categorical
+// colours first, then colours spread around the hue circle, each different from every other
+// program's and from the colours the maps give other meanings (masked, untouched, several).
+std::string program_colour(int linear);
+
 struct html_section {
   const puzzle_spec* spec = nullptr;
   std::string verdict;       // "solved", "not solved", "FAILED out-of-bounds", ...

@@ -25,7 +25,8 @@
 namespace tp {
 
 isolated_report summarize(const puzzle_report& report) {
-  return {report.status, report_line(report), report_details(report), report_json(report)};
+  return {report.status, report_line(report), report_details(report), report_json(report),
+          failed_run(report)};
 }
 
 namespace {
@@ -34,6 +35,7 @@ namespace {
 struct progress {
   char where[480];                  // the run's label, "case N0=..., order forward"
   int case_index;                   // -1 before the first run
+  int kernel_index;
   int size_count, block_count;
   int sizes[16], blocks[16];
   char order[16];
@@ -89,12 +91,16 @@ isolated_report failure(const puzzle_spec& spec, const check_options& options, c
     r.sizes.assign(at.sizes, at.sizes + at.size_count);
     r.blocks.assign(at.blocks, at.blocks + at.block_count);
     r.order = at.order;
-    r.case_catches = spec.cases[at.case_index].catches;
+    if (at.kernel_index >= 0 && at.kernel_index < static_cast<int>(spec.kernels.size())) {
+      r.kernel_index = at.kernel_index;
+      r.dtype = spec.kernels[static_cast<std::size_t>(at.kernel_index)].dtype;
+    }
+    r.case_about = spec.cases[at.case_index].about;
   }
   tl::sim::diagnostic d;
   d.kind = k;
   d.message = std::move(message);
-  if (!r.case_catches.empty()) d.message += "\n  About this case: " + r.case_catches;
+  if (!r.case_about.empty()) d.message += "\n  About this case: " + r.case_about;
   d.program = at.tracker.program;
   if (at.tracker.last_line != 0)
     d.source = std::string(at.tracker.last_file) + ":" + std::to_string(at.tracker.last_line);
@@ -153,6 +159,7 @@ void note_case(progress* where, const run_position& at) {
   std::copy_n(at.blocks->begin(), where->block_count, where->blocks);
   std::snprintf(where->order, sizeof where->order, "%s", at.order.c_str());
   where->case_index = static_cast<int>(at.case_index);
+  where->kernel_index = static_cast<int>(at.kernel_index);
   where->tracker.program = {-1, -1, -1};
   where->tracker.last_line = 0;
 }
@@ -162,7 +169,21 @@ std::string encode(const isolated_report& r) {
   put_string(out, r.line);
   put_string(out, r.details);
   put_string(out, r.json);
+  if (r.failed)
+    put_string(out, std::to_string(r.failed->case_index) + " " +
+                        std::to_string(r.failed->kernel_index) + " " + r.failed->order + " " +
+                        std::to_string(r.failed->seed));
   return out;
+}
+
+// The failed run after the strings, when the report has one.
+std::optional<run_id> decode_failed_run(const std::string& data, std::size_t& at) {
+  std::string text;
+  if (!get_string(data, at, text)) return std::nullopt;
+  std::istringstream in(text);
+  run_id run;
+  if (!(in >> run.case_index >> run.kernel_index >> run.order >> run.seed)) return std::nullopt;
+  return run;
 }
 
 // A child that checks: its process, the pipe its report comes through, and (sandboxed) the pipe
@@ -283,6 +304,7 @@ isolated_report interpret(const puzzle_spec& spec, const check_options& options,
   if (!s.data.empty() && get_string(s.data, pos, r.line) && get_string(s.data, pos, r.details) &&
       get_string(s.data, pos, r.json)) {
     r.status = static_cast<status>(s.data[0]);
+    r.failed = decode_failed_run(s.data, pos);
     return r;
   }
   if (in_program)

@@ -2,6 +2,8 @@
 // reported for its puzzle while the other puzzles still run.
 #pragma once
 
+#include <optional>
+
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
 
@@ -12,6 +14,7 @@ struct isolated_report {
   std::string line;     // report_line
   std::string details;  // report_details
   std::string json;     // report_json
+  std::optional<run_id> failed;  // failed_run: the run `show` replays
 };
 
 // How long one program of a kernel may run before the check stops it as a loop that never ends.

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "checker/access_map.hpp"
@@ -80,11 +81,12 @@ int run_usage() {
 int run_hint(const std::string& name, int number) {
   const tp::puzzle_spec* p = tp::find_puzzle(name);
   if (!p) return usage_error("unknown puzzle '" + name + "'. Puzzles: " + tp::puzzle_choices());
-  const auto page = read_text(project_file(p->doc_file));
-  const auto hints = page ? tp::hints_of_page(*page) : std::vector<tp::hint>{};
+  const std::string file = tp::hints_file(*p);
+  const auto text = read_text(project_file(file));
+  const auto hints = text ? tp::hints_in(*text) : std::vector<tp::hint>{};
   if (hints.empty()) {
     std::cerr << "tilepuzzles: no hints for puzzle " << p->number << " (" << p->id << "): "
-              << p->doc_file << (page ? " has no '## Hints' section" : " cannot be read")
+              << file << (text ? " has no '## Hints' section of <details> blocks" : " cannot be read")
               << ".\n";
     return exit_fail;
   }
@@ -144,13 +146,23 @@ int run_list(const std::string& puzzles_dir) {
 struct show_args {
   std::string name;
   std::string impl = "stub";
-  int case_number = 0;  // 1-based; 0: the first case with several programs
+  int case_number = 0;  // 1-based; 0: the run the last check failed on, else the default case
+  std::string blocks;   // "B0=4,B1=64"; empty: the first block sizes that run the case
+  std::string order;    // empty: the failed run's, or forward
+  std::optional<std::uint64_t> seed;  // unset: the failed run's, or 0
   std::string program;  // "i,j": one program's map; empty: every program
   std::string puzzles_dir;
   std::string html;
   std::string color = "auto";
   bool run = true;
   double timeout = 60;
+};
+
+// The run `show` draws, resolved from its options before anything is printed.
+struct show_choice {
+  tp::run_id run;
+  int program = -1;          // linear id, -1: every program
+  bool replays_check = false;  // the run the last check failed on
 };
 
 // Whether to colour the terminal maps: a terminal, and no NO_COLOR (https://no-color.org).
@@ -160,11 +172,11 @@ bool use_color(const std::string& mode) {
   return ::isatty(STDOUT_FILENO) && !(no_color && *no_color);
 }
 
-int show_run(const tp::puzzle_spec& p, const show_args& args);
+int show_run(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice);
 
 // show_run in a child process: a kernel that crashes or never ends is reported, as `check` does,
 // instead of taking `show` down with it. The child prints and writes the HTML itself.
-int show_run_isolated(const tp::puzzle_spec& p, const show_args& args) {
+int show_run_isolated(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice) {
   // The module is brought up to date before the clock starts, so --timeout bounds the kernel's
   // run and not a build waiting for the build lock on a busy machine. A build that fails is
   // reported by the child, whose run_traced finds the same compile error.
@@ -176,10 +188,10 @@ int show_run_isolated(const tp::puzzle_spec& p, const show_args& args) {
   }
   std::fflush(stdout);
   const pid_t child = ::fork();
-  if (child < 0) return show_run(p, args);
+  if (child < 0) return show_run(p, args, choice);
   if (child == 0) {
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
-    const int rc = show_run(p, args);
+    const int rc = show_run(p, args, choice);
     std::fflush(nullptr);
     ::_exit(rc);
   }
@@ -208,6 +220,57 @@ int show_run_isolated(const tp::puzzle_spec& p, const show_args& args) {
   return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : exit_fail;
 }
 
+// Which run `show` draws, from its options; a usage error's message when they name none. Checked
+// before the page is printed, so that a bad option prints nothing on stdout.
+std::variant<show_choice, std::string> choose_show_run(const tp::puzzle_spec& p,
+                                                       const show_args& args) {
+  show_choice choice;
+  const int cases = static_cast<int>(p.cases.size());
+  if (args.case_number < 0 || args.case_number > cases)
+    return "--case " + std::to_string(args.case_number) + ": puzzle " + std::to_string(p.number) +
+           " has cases 1 to " + std::to_string(cases);
+  std::optional<std::size_t> kernel;
+  if (!args.blocks.empty()) {
+    std::string error;
+    kernel = tp::parse_blocks(p, args.blocks, error);
+    if (!kernel) return error;
+  }
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  const auto failed = args.impl == "stub" && args.case_number == 0 && !kernel
+                          ? tp::last_failed_run(p, modules)
+                          : std::nullopt;
+  if (failed) {
+    choice.run = *failed;
+    choice.replays_check = true;
+  } else {
+    const std::size_t c = args.case_number > 0 ? static_cast<std::size_t>(args.case_number - 1)
+                                               : tp::default_case(p, kernel);
+    if (!kernel) kernel = tp::kernel_for_case(p, c);
+    if (!kernel || !p.runs(p.cases[c].sizes, p.kernels[*kernel].blocks)) {
+      std::string fitting;
+      for (std::size_t k = 0; k < p.kernels.size(); ++k)
+        if (p.runs(p.cases[c].sizes, p.kernels[k].blocks))
+          fitting += (fitting.empty() ? "" : ", ") + tp::blocks_argument(p, k);
+      return "--case " + std::to_string(c + 1) + " runs with " +
+             (fitting.empty() ? std::string("no block sizes") : "--blocks " + fitting) +
+             " only (" + p.case_fits_rule + ")";
+    }
+    choice.run = {static_cast<int>(c), static_cast<int>(*kernel), "forward", 0};
+  }
+  if (!args.order.empty()) choice.run.order = args.order;
+  if (args.seed) choice.run.seed = *args.seed;
+  if (!args.program.empty()) {
+    const auto& sizes = p.cases[static_cast<std::size_t>(choice.run.case_index)].sizes;
+    const auto grid = p.grid(sizes, p.kernels[static_cast<std::size_t>(choice.run.kernel_index)].blocks);
+    std::string error;
+    const auto chosen = tp::parse_program(args.program, grid, error);
+    if (!chosen) return error;
+    choice.program = *chosen;
+  }
+  return choice;
+}
+
 int run_show(const show_args& args) {
   const std::string& name = args.name;
   const tp::puzzle_spec* p = tp::find_puzzle(name);
@@ -215,58 +278,74 @@ int run_show(const show_args& args) {
   if (!args.run && !args.html.empty())
     return usage_error("--html draws a run of the kernel, and --no-run asks for none: leave out "
                        "one of them.");
+  if (!args.puzzles_dir.empty()) {
+    if (auto problem = tp::check_puzzles_dir(args.puzzles_dir)) return usage_error(*problem);
+  }
+  const auto chosen = choose_show_run(*p, args);
+  if (const auto* error = std::get_if<std::string>(&chosen)) return usage_error(*error);
+  const show_choice& choice = std::get<show_choice>(chosen);
+
   if (const auto page = read_text(project_file(p->doc_file))) {
-    std::cout << tp::page_with_hints_folded(*page, p->number);
+    std::cout << *page;
   } else {
     std::printf("%d %s: %s\n%s\n", p->number, p->id.c_str(), p->title.c_str(), p->summary.c_str());
   }
-  std::printf("\n---\nyour kernel: %s\nchecked with:", p->stub_file.c_str());
-  for (const auto& k : p->kernels) {
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  std::printf("\n---\nyour kernel: %s\nchecked with (--blocks):",
+              tp::shown_kernel_file(*p, tp::impl::stub, modules).c_str());
+  for (std::size_t k = 0; k < p->kernels.size(); ++k)
+    std::printf(" %s", tp::blocks_argument(*p, k).c_str());
+  if (p->kernels.size() > 1 && p->kernels.front().dtype != tp::dtype::float32) {
     std::printf(" (");
-    for (std::size_t i = 0; i < k.blocks.size(); ++i)
-      std::printf("%s%s=%d", i ? ", " : "", p->block_names[i].c_str(), k.blocks[i]);
-    if (k.dtype != tp::dtype::float32) std::printf(", %s", tp::dtype_name(k.dtype));
+    for (std::size_t k = 0; k < p->kernels.size(); ++k)
+      std::printf("%s%s", k ? ", " : "", tp::dtype_name(p->kernels[k].dtype));
     std::printf(")");
   }
-  std::printf("\non the cases, each there to catch a kind of mistake:");
-  for (const auto& c : p->cases) {
-    std::printf("\n  (");
-    for (std::size_t i = 0; i < c.sizes.size(); ++i)
-      std::printf("%s%s=%d", i ? ", " : "", p->size_names[i].c_str(), c.sizes[i]);
-    std::printf(")%s%s", c.catches.empty() ? "" : " ", c.catches.c_str());
+  std::printf("\non the cases (--case), with what each holds:");
+  for (std::size_t c = 0; c < p->cases.size(); ++c) {
+    const auto& the_case = p->cases[c];
+    std::printf("\n  %2zu. (", c + 1);
+    for (std::size_t i = 0; i < the_case.sizes.size(); ++i)
+      std::printf("%s%s=%d", i ? ", " : "", p->size_names[i].c_str(), the_case.sizes[i]);
+    std::printf(")%s%s", the_case.about.empty() ? "" : " ", the_case.about.c_str());
   }
   if (!p->case_fits_rule.empty())
     std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
   if (!p->size_bounds_rule.empty())
     std::printf("\nthe sizes it allows, where every index is checked to stay in int32: %s",
                 p->size_bounds_rule.c_str());
+  std::printf("\nin the program orders forward, reverse and shuffle (the large tier in forward "
+              "only): %d runs",
+              tp::simulator_runs(*p));
   std::printf("\ntolerance: rtol %g, atol %g", p->rtol, p->atol);
   for (const auto& t : p->tolerances)
     std::printf("; %s outputs: rtol %g, atol %g", tp::dtype_name(t.dtype), t.rtol, t.atol);
   std::printf("\n");
   for (const auto& b : p->budgets) std::printf("budget: %s\n", b.description.c_str());
   if (!args.run) return exit_pass;
-  return show_run_isolated(*p, args);
+  return show_run_isolated(*p, args, choice);
 }
 
 // One run of the kernel, traced: the maps of what each program touched, and what went wrong.
-int show_run(const tp::puzzle_spec& p, const show_args& args) {
-  if (args.case_number < 0 || args.case_number > static_cast<int>(p.cases.size()))
-    return usage_error("--case " + std::to_string(args.case_number) + ": puzzle " +
-                       std::to_string(p.number) + " has cases 1 to " +
-                       std::to_string(p.cases.size()));
-  if (!args.puzzles_dir.empty()) {
-    if (auto problem = tp::check_puzzles_dir(args.puzzles_dir)) return usage_error(*problem);
-  }
+int show_run(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice) {
   tp::module_options modules;
   modules.puzzles_dir = args.puzzles_dir;
   const tp::impl which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
-  const std::size_t case_index =
-      args.case_number > 0 ? static_cast<std::size_t>(args.case_number - 1) : tp::default_case(p);
-  std::printf("\n--- What %s does (tilepuzzles show %d --case N --program i,j for others)\n",
-              which == tp::impl::stub ? "your kernel" : "the reference solution", p.number);
+  const auto case_index = static_cast<std::size_t>(choice.run.case_index);
+  const std::string whose = which == tp::impl::stub ? "your kernel" : "the reference solution";
+  if (choice.replays_check)
+    std::printf("\n--- The run your last check failed on (tilepuzzles show %d %s; --case N for "
+                "another)\n", p.number, tp::replay_arguments(p, choice.run).c_str());
+  else
+    std::printf("\n--- What %s does (tilepuzzles show %d --case N --blocks ... --program i,j "
+                "for others)\n", whose.c_str(), p.number);
   std::fflush(stdout);
-  auto result = tp::run_traced(p, which, modules, case_index);
+  tl::sim::order order = tl::sim::order::forward;
+  if (choice.run.order == "reverse") order = tl::sim::order::reverse;
+  if (choice.run.order == "shuffle") order = tl::sim::order::shuffle;
+  auto result = tp::run_traced(p, which, modules, case_index, choice.run.seed,
+                               static_cast<std::size_t>(choice.run.kernel_index), order);
   tp::html_section section;
   section.spec = &p;
   section.kernel_file = tp::shown_kernel_file(p, which, modules);
@@ -287,16 +366,9 @@ int show_run(const tp::puzzle_spec& p, const show_args& args) {
     return write_html();
   }
   const tp::traced_run& run = std::get<tp::traced_run>(result);
-  int program = -1;
-  if (!args.program.empty()) {
-    std::string error;
-    const auto chosen = tp::parse_program(args.program, run.grid, error);
-    if (!chosen) return usage_error(error);
-    program = *chosen;
-  }
   tp::render_options render;
   render.color = use_color(args.color);
-  std::printf("%s", tp::render_maps(run, program, render).c_str());
+  std::printf("%s", tp::render_maps(run, choice.program, render).c_str());
   if (!run.printed.empty()) {
     constexpr std::size_t most = 64 * 1024;
     std::printf("\nWhat tl::print printed (? poison, - masked off):\n%s%s",
@@ -307,7 +379,7 @@ int show_run(const tp::puzzle_spec& p, const show_args& args) {
   else std::printf("\nThis run is right: the outputs match the reference.%s\n",
                    which == tp::impl::stub ? " 'tilepuzzles check' runs every case." : "");
   section.problem = run.problem;
-  section.verdict = !run.problem ? "right on this case"
+  section.verdict = !run.problem ? tp::html_right_verdict
                     : run.problem->kind == std::string(tl::sim::kind::not_solved)
                         ? "not solved"
                         : "FAILED " + run.problem->kind;
@@ -374,21 +446,17 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
   const tp::puzzle_report report = tp::check_puzzle(spec, again);
   if (report.passed() || report.diagnostics.empty()) return section;
   section.problem = report.diagnostics.front();
-  std::size_t case_index = 0, kernel_index = 0;
-  // The failing case by its index: adversarial cases share sizes and differ in their inputs.
-  if (report.case_index >= 0) case_index = static_cast<std::size_t>(report.case_index);
-  while (case_index < spec.cases.size() && spec.cases[case_index].sizes != report.sizes) ++case_index;
-  while (kernel_index < spec.kernels.size() && (spec.kernels[kernel_index].blocks != report.blocks ||
-                                                spec.kernels[kernel_index].dtype != report.dtype))
-    ++kernel_index;
-  if (case_index == spec.cases.size() || kernel_index == spec.kernels.size()) return section;
+  // The run `check` failed on, by the numbers its report names (the same as `show`'s).
+  const auto failed = tp::failed_run(report);
+  if (!failed) return section;
   tl::sim::order order = tl::sim::order::forward;
-  if (report.order == "reverse") order = tl::sim::order::reverse;
-  if (report.order == "shuffle") order = tl::sim::order::shuffle;
+  if (failed->order == "reverse") order = tl::sim::order::reverse;
+  if (failed->order == "shuffle") order = tl::sim::order::shuffle;
   tp::module_options no_build = options.modules;
   no_build.build = false;
-  auto run = tp::run_traced(spec, options.which, no_build, case_index, options.seed, kernel_index,
-                            order);
+  auto run = tp::run_traced(spec, options.which, no_build,
+                            static_cast<std::size_t>(failed->case_index), failed->seed,
+                            static_cast<std::size_t>(failed->kernel_index), order);
   if (auto* traced = std::get_if<tp::traced_run>(&run)) section.run = std::move(*traced);
   return section;
 }
@@ -499,6 +567,7 @@ int run_check(const check_args& args) {
     if (remember && checked_content[i])
       tp::record_verdict(*p, options.modules, *checked_content[i], r.status,
                          tp::kind_of_report_line(r.line));
+    if (options.which == tp::impl::stub) tp::record_failed_run(*p, options.modules, r.failed);
     if (!args.json) {
       std::printf("%s\n", r.line.c_str());
       std::fflush(stdout);
@@ -650,8 +719,15 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"stub", "solution"}))
       ->capture_default_str();
   show->add_option("--case", show_options.case_number,
-                   "Which case to run, 1 to the number of cases (default: the first with several "
-                   "programs)");
+                   "Which case to run, 1 to the number of cases (default: the run your last "
+                   "check failed on, else the first case with several programs)");
+  show->add_option("--blocks", show_options.blocks,
+                   "The block sizes to run it with, as a diagnostic names them: B0=4,B1=64 "
+                   "(default: the first that run the case)");
+  show->add_option("--order", show_options.order, "Program order: forward, reverse or shuffle")
+      ->check(CLI::IsMember({"forward", "reverse", "shuffle"}));
+  show->add_option("--seed", show_options.seed, "Seed of the inputs and the shuffled order, as "
+                                                "check's --seed");
   show->add_option("--program", show_options.program,
                    "One program's map, by its ids: 1 or 1,0 (default: every program)");
   show->add_option("--puzzles", show_options.puzzles_dir,

@@ -158,9 +158,6 @@ struct module_paths {
   std::string kernel_file;  // the stub or solution, absolute
   std::string shown_kernel_file;
   std::string build_dir;
-  // The main build's precompiled header, which a simulator module's compile reads but its depfile
-  // does not name; empty for a GPU module.
-  std::string pch;
 };
 
 module_paths paths_of(const module_ref& ref, const module_options& options) {
@@ -174,7 +171,6 @@ module_paths paths_of(const module_ref& ref, const module_options& options) {
   p.target = "tilepuzzles_" + stem + "_" + impl_name(ref.which) + (gpu ? "_gpu" : "");
   p.prefix = p.build_dir + "/modules/" + stem + "." + impl_name(ref.which) + (gpu ? ".gpu" : "");
   p.file = p.prefix + ".so";
-  if (!gpu) p.pch = main_build() + "/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx.gch";
   if (stub) {
     p.kernel_file = t.puzzles_dir + "/" + stem + ".hpp";
     p.shown_kernel_file = t.shown_dir + "/" + stem + ".hpp";
@@ -252,14 +248,14 @@ freshness check_freshness(const module_paths& p) {
   if (!module.exists)
     return {false, false, p.shown_kernel_file + " has not been compiled (there is no " +
                               build_file_shown(p.file) + ")"};
-  // A new module ABI (module_abi.hpp, sim_launch.hpp) reaches a module through the precompiled
-  // header: a module older than it would be refused as built for another checker.
-  if (const file_time pch = stat_file(p.pch); !p.pch.empty() && pch.exists &&
-                                               newer(pch.mtime, module.mtime))
-    return {false, false, "the checker's headers changed since " + p.shown_kernel_file +
-                              " was last compiled"};
   std::vector<std::string> files = dependencies(p, nullptr);
   files.insert(files.begin(), p.kernel_file);
+  // A simulator module reads the headers of tl, the simulator and the launcher through the main
+  // build's precompiled header, which its depfile does not list: a module older than it was built
+  // before those headers last changed.
+  const std::string pch =
+      main_build() + "/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx.gch";
+  if (!p.file.ends_with(".gpu.so") && stat_file(pch).exists) files.push_back(pch);
   for (const std::string& f : files) {
     const file_time t = stat_file(f);
     const std::string shown = f == p.kernel_file ? p.shown_kernel_file : shown_path(f);

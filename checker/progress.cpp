@@ -50,6 +50,41 @@ void record_verdict(const puzzle_spec& spec, const module_options& options, std:
   std::rename(temporary.c_str(), path.c_str());
 }
 
+void record_failed_run(const puzzle_spec& spec, const module_options& options,
+                       const std::optional<run_id>& run) {
+  const std::string path =
+      files_of({&spec, impl::stub, backend::simulator}, options).prefix + ".failed-run";
+  if (!run) {
+    std::remove(path.c_str());
+    return;
+  }
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    if (!out) return;
+    out << run->case_index << " " << run->kernel_index << " " << run->order << " " << run->seed
+        << "\n";
+  }
+  std::rename(temporary.c_str(), path.c_str());
+}
+
+std::optional<run_id> last_failed_run(const puzzle_spec& spec, const module_options& options) {
+  const auto text =
+      read_all(files_of({&spec, impl::stub, backend::simulator}, options).prefix + ".failed-run");
+  if (!text) return std::nullopt;
+  std::istringstream in(*text);
+  run_id run;
+  if (!(in >> run.case_index >> run.kernel_index >> run.order >> run.seed)) return std::nullopt;
+  // A record from a build of other cases or block sizes is no run of this puzzle.
+  if (run.case_index < 0 || run.case_index >= static_cast<int>(spec.cases.size()) ||
+      run.kernel_index < 0 || run.kernel_index >= static_cast<int>(spec.kernels.size()) ||
+      !spec.runs(spec.cases[run.case_index].sizes, spec.kernels[run.kernel_index].blocks))
+    return std::nullopt;
+  if (run.order != "forward" && run.order != "reverse" && run.order != "shuffle")
+    return std::nullopt;
+  return run;
+}
+
 puzzle_progress progress_of(const puzzle_spec& spec, const module_options& options) {
   const std::string kernel = files_of({&spec, impl::stub, backend::simulator}, options).kernel_file;
   const auto text = read_all(kernel);

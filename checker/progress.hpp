@@ -29,6 +29,15 @@ std::optional<std::uint64_t> content_hash(const std::string& path);
 void record_verdict(const puzzle_spec& spec, const module_options& options, std::uint64_t hash,
                     status verdict, const std::string& kind);
 
+// Remembers the run that the last check of `spec`'s stub failed on
+// (`build/modules/<stem>.stub.failed-run`), or forgets it when `run` is empty (the check passed,
+// or failed where `show` has nothing to draw): `tilepuzzles show N` replays it.
+void record_failed_run(const puzzle_spec& spec, const module_options& options,
+                       const std::optional<run_id>& run);
+
+// The run the last check of the stub failed on, if it did.
+std::optional<run_id> last_failed_run(const puzzle_spec& spec, const module_options& options);
+
 // The puzzle's state from its last verdict and its kernel file as it is now.
 puzzle_progress progress_of(const puzzle_spec& spec, const module_options& options);
 

@@ -90,7 +90,8 @@ std::string report_json(const puzzle_report& r) {
   for (std::size_t i = 0; i < r.blocks.size() && i < spec.block_names.size(); ++i)
     s << (i ? ", " : "") << json_string(spec.block_names[i]) << ": " << r.blocks[i];
   s << "}, \"order\": " << json_string(r.order) << ", \"seed\": " << r.seed
-    << ", \"index\": " << r.case_index << ", \"catches\": " << json_string(r.case_catches)
+    << ", \"index\": " << r.case_index << ", \"number\": " << r.case_index + 1
+    << ", \"about\": " << json_string(r.case_about)
     << ", \"dtype\": " << json_string(dtype_name(r.dtype)) << "}";
   s << ", \"runs\": " << r.runs << ", \"gpu_runs\": " << r.gpu_runs;
   if (!r.gpu_note.empty()) s << ", \"gpu\": " << json_string(r.gpu_note);

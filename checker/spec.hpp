@@ -72,12 +72,14 @@ struct tensor_spec {
 using case_fill =
     std::function<void(std::vector<float>& values, const std::vector<long long>& shape, rng&)>;
 
-// One case a puzzle is checked on: its sizes, what it is there to catch, and, for a case built
-// against a class of wrong kernels, the values some inputs take instead of their usual fill (rows
-// far below zero, say). `catches` is shown to the learner when a kernel fails on the case.
+// One case a puzzle is checked on: its sizes, what it contains, and, for a case built against a
+// class of wrong kernels, the values some inputs take instead of their usual fill (rows far below
+// zero, say). `about` is shown to the learner when a kernel fails on the case, after the
+// diagnostic: it says what the case holds (a tail of 1, rows far below zero), never what went
+// wrong, since a kernel may fail a case for a reason the case was not made for.
 struct test_case {
   std::vector<int> sizes;
-  std::string catches;
+  std::string about;
   std::vector<std::pair<std::string, case_fill>> fills;  // tensor name, this case's fill
   // A case of the large tier: sizes past every bound a kernel could hard-code (loops, fixed
   // arrays), up to the puzzle's benchmark sizes. The checker runs the large tier after every
@@ -85,9 +87,9 @@ struct test_case {
   bool large = false;
 
   test_case(std::initializer_list<int> s) : sizes(s) {}
-  test_case(std::vector<int> s, std::string what_it_catches = {},
+  test_case(std::vector<int> s, std::string what_it_holds = {},
             std::vector<std::pair<std::string, case_fill>> input_fills = {})
-      : sizes(std::move(s)), catches(std::move(what_it_catches)), fills(std::move(input_fills)) {}
+      : sizes(std::move(s)), about(std::move(what_it_holds)), fills(std::move(input_fills)) {}
 
   // This case's fill for the named tensor, or null for the tensor's usual one.
   const case_fill* fill_for(const std::string& tensor) const {

@@ -34,6 +34,7 @@
 #include "cuda/pipeline.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"

@@ -27,6 +27,7 @@
 #include "cuda/layout.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 

@@ -21,6 +21,7 @@
 #include "cuda/convert.cuh"
 #include "cuda/layout.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"

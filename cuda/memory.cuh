@@ -19,6 +19,7 @@
 
 #include "cuda/evaluate.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
 

@@ -60,6 +60,7 @@
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
 #include "cuda/wgmma.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/dtypes.hpp"
 #include "tile/expr.hpp"
 #include "tile/precision.hpp"

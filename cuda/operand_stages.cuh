@@ -31,7 +31,7 @@
 // loaded plainly (below) dot loads it again where it stages it, and no registers of the tile live
 // from the site to the dot on any path (measured on an H200: the 8-warp 128 x 128 x 64 matmul
 // from 206 registers to 152; with min_blocks_per_multiprocessor = 2, 128 and two blocks per
-// multiprocessor, bench/RESULTS.md).
+// multiprocessor, bench/HISTORY.md).
 // A site that comes after another staged site of the same iteration skips the barrier where the
 // earlier site's wait already covered its copies (the first site waits for the later sites'
 // copies of the iteration too, which were committed right after its own once the pipeline is
@@ -59,6 +59,7 @@
 #include "cuda/pipeline.cuh"
 #include "cuda/runs.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/dtypes.hpp"
 #include "tile/memory.hpp"
 #include "tile/range.hpp"
@@ -105,7 +106,7 @@ struct operand_source {
 // The thread index a slot's copy hands its 16-byte chunks out by (chunk c to thread c % threads):
 // read anew in each copy (thread_index_here), so that the chunks' rows, columns and addresses are
 // recomputed rather than kept in registers across the loop (registers bound how many blocks a
-// multiprocessor holds: bench/RESULTS.md), and known to be below `threads`, so that they cost a
+// multiprocessor holds: bench/HISTORY.md), and known to be below `threads`, so that they cost a
 // few shifts and adds.
 __device__ __forceinline__ unsigned copying_thread() {
   return static_cast<unsigned>(thread_index_here()) & (threads - 1);

@@ -48,6 +48,7 @@
 #include "cuda/shared_arena.cuh"
 #include "cuda/tile_storage.cuh"
 #include "cuda/wgmma.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/memory.hpp"
 #include "tile/range.hpp"
 #include "tile/range_leaves.hpp"

@@ -21,6 +21,7 @@
 #include "cuda/convert.cuh"
 #include "cuda/evaluate.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/lanes.hpp"
 
 namespace tl {

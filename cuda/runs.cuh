@@ -24,6 +24,7 @@
 
 #include <type_traits>
 
+#include "cuda/front_hooks.cuh"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/range.hpp"

@@ -23,7 +23,7 @@
 // whole (an offset read from %dynamic_smem_size made it split them). They are not free: ptxas
 // computes a buffer's address from two shared addresses where a static array's is an immediate,
 // a few instructions per use that it does not hoist out of a loop. Measured on an H200
-// (bench/RESULTS.md, "The shared-memory arena"): the 255-register staged fp16 matmul at
+// (bench/HISTORY.md, "The shared-memory arena"): the 255-register staged fp16 matmul at
 // 128 x 128 x 16 loses 10 %, flash attention and the plain loops nothing measurable.
 //
 // In the host emulation a buffer is a static array of its own size: one block runs at a time.

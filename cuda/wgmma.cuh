@@ -46,6 +46,7 @@
 
 #include "cuda/layout.cuh"
 #include "cuda/tile_storage.cuh"
+#include "cuda/front_hooks.cuh"
 #include "tile/dtypes.hpp"
 
 namespace tl {
@@ -370,7 +371,7 @@ __device__ __forceinline__ void wgmma_steps(Registers& regs, const A& as, const 
         // a wgmma's register operand, to other values inside the loop (flash attention's q
         // clobbered by p's fragments from the second iteration). It did so in pipelined loops and
         // in a plain one with more branches in it, not in the plain loops tested without: nothing
-        // short of every fragment formed in the loop is safe (bench/RESULTS.md, 2026-11-27). A
+        // short of every fragment formed in the loop is safe (bench/HISTORY.md, 2026-11-27). A
         // plain move is folded away, a shuffle is not.
         for (auto& word : fragment) word = __shfl_sync(0xffffffffu, word, lane_id());
 #endif

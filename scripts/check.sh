@@ -8,9 +8,12 @@ bash scripts/install-deps.sh
 bash scripts/configure.sh
 
 # Builds the checker with its output in build/checker-build.log, and shows which step it is at
-# and about how long is left (from the steps done so far), on one line where it can.
+# and about how long is left, on one line where it can. How long is left weighs each step by its
+# CPU time in scripts/build-costs.txt (scripts/build-eta.awk): the steps differ fiftyfold.
 build_checker() {
-  local log=build/checker-build.log
+  local log=build/checker-build.log plan=build/checker-build.plan
+  # The steps this build will run (Ninja's dry run); with another generator, no estimate.
+  bash scripts/build-plan.sh build tilepuzzles > "$plan"
   cmake --build build -j"$(nproc)" --target tilepuzzles > "$log" 2>&1 &
   local pid=$! start=$SECONDS shown=0
   while kill -0 "$pid" 2>/dev/null; do
@@ -24,8 +27,8 @@ build_checker() {
     what=$(sed -E 's/^\[[0-9]+\/[0-9]+\] //; s/^Building [A-Z]+ object //; s/^Linking [A-Z]+ [a-z ]+ //; s#([^ ]*/)?CMakeFiles/[^/]*\.dir/##; s/\.o$//' <<< "$step")
     elapsed=$((SECONDS - start))
     line="  step $done_steps of $total, $((elapsed / 60))m$(printf %02d $((elapsed % 60)))s so far"
-    if [ "$done_steps" -ge 3 ] && [ "$done_steps" -lt "$total" ]; then
-      left=$((elapsed * (total - done_steps) / done_steps))
+    left=$(awk -v elapsed="$elapsed" -v jobs="$(nproc)" -f scripts/build-eta.awk scripts/build-costs.txt "$plan" "$log" 2>/dev/null || true)
+    if [ -n "$left" ] && [ "$done_steps" -lt "$total" ]; then
       if [ "$left" -lt 60 ]; then line+=", under a minute left"
       else line+=", about $(((left + 59) / 60)) min left"; fi
     fi

@@ -30,6 +30,7 @@
 #include "simulator/dot.hpp"
 #include "simulator/origin.hpp"
 #include "simulator/poison_walk.hpp"
+#include "simulator/front_hooks.hpp"
 #include "tile/expr.hpp"
 #include "tile/lanes.hpp"
 #include "tile/memory.hpp"
@@ -847,6 +848,7 @@ void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffe
   auto& values = out.storage;
   values.origin = {};
   const bool trace_other = std::is_floating_point_v<Elem> && has_other && sim::tracing_nonfinite();
+  constexpr bool may_probe_other = has_other && is_floating_v<Elem>;
   sim::access_check check("loads from", *buf, loc, S::rank);
   check.set_masked(!std::is_same_v<MaskE, full_expr<bool, shape<>>>);
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
@@ -859,6 +861,10 @@ void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffe
       const auto po = broadcast_pos<OS, S>(p);
       values.value(i) = static_cast<Elem>(o.eval(po));
       values.poisoned(i) = !has_other || o.poison(po);
+      if constexpr (may_probe_other)
+        if (!values.poisoned(i))
+          values.value(i) = static_cast<Elem>(
+              sim::probe_other(static_cast<double>(values.value(i)), loc));
       if (values.poisoned(i) && !values.origin.what)
         values.origin = has_other ? walk::poison_origin_of(o, po)
                                   : sim::poison_origin{"the masked load without `other`", loc};
@@ -916,7 +922,9 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   const long long loads_before = buf->counters.loads;
   data_tile<Elem, S> out(detail::uninitialized_t{});
   bool maybe_poison = true;
-  if (ctx.lane_by_lane ||
+  // A probe of `other` (simulator/origin.hpp) sees masked-off lanes on the lane-by-lane path only.
+  const bool probed = has_other && is_floating_v<Elem> && ctx.other;
+  if (ctx.lane_by_lane || probed ||
       !detail::load_in_bulk<Elem, S, has_other>(pe, m, o, *buf, me, out, maybe_poison)) {
     load_lane_by_lane<Elem, S, has_other>(pe, m, o, buf, me, loc, out);
   } else {

@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "simulator/front_hooks.hpp"
 #include "tile/expr.hpp"
 #include "tile/memory.hpp"
 #include "tile/range.hpp"

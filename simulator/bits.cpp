@@ -2,9 +2,10 @@
 #include <string>
 
 #include "simulator/context.hpp"
+#include "simulator/front_hooks.hpp"
 #include "tile/bits.hpp"
 
-namespace tl::cpu {
+namespace tl::cpu::backend {
 
 void shift_count_out_of_range(long long count, const char* what) {
   sim::raise_at(sim::kind::index_overflow,
@@ -14,4 +15,4 @@ void shift_count_out_of_range(long long count, const char* what) {
                 sim::current_context().last_op);
 }
 
-}  // namespace tl::cpu
+}  // namespace tl::cpu::backend

@@ -1,5 +1,6 @@
 #include "simulator/context.hpp"
 
+#include "simulator/front_hooks.hpp"
 #include "tile/expr.hpp"
 #include "tile/range.hpp"
 
@@ -59,7 +60,7 @@ std::string source_string(const std::source_location& loc) {
 
 }  // namespace tl::sim
 
-namespace tl::cpu {
+namespace tl::cpu::backend {
 
 void int32_overflow(long long value, const char* what) {
   sim::raise_at(sim::kind::index_overflow,
@@ -134,7 +135,7 @@ void float_to_int32_overflow(double value) {
                 sim::current_context().last_op);
 }
 
-}  // namespace tl::cpu
+}  // namespace tl::cpu::backend
 
 namespace tl::sim {
 

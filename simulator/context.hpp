@@ -38,6 +38,7 @@ struct context {
   std::source_location last_op{};
   progress_tracker* tracker = nullptr;
   nonfinite_trace* nonfinite = nullptr;  // set while the launch traces NaN and infinities
+  other_probe* other = nullptr;  // set while the launch watches (or replaces) masked loads' `other`
   access_trace* trace = nullptr;  // set when the launch records which elements programs touch
   std::string* print_output = nullptr;  // where tl::print writes, when the launch collects it
   int num_warps = 4;  // the kernel's, where the checker knows it: how the GPU would pipeline its loads

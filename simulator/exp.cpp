@@ -1,4 +1,5 @@
 #include "simulator/exp.hpp"
+#include "simulator/front_hooks.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -94,6 +95,6 @@ void exp_lanes(const float* x, float* y, long long n) {
 
 }  // namespace tl::sim
 
-namespace tl::cpu {
+namespace tl::cpu::backend {
 float exp_lane(float x) { return sim::exp_lane(x); }
-}  // namespace tl::cpu
+}  // namespace tl::cpu::backend

@@ -41,6 +41,9 @@ struct launch_options {
   bool dry = false;
   // When not empty, only these programs run (linear ids), in this order, instead of the grid's.
   std::vector<int> programs;
+  // When set, the masked-off lanes of floating-point loads with `other` go through this probe
+  // (simulator/origin.hpp): the checker's rerun of a wrong result.
+  other_probe* other = nullptr;
 };
 
 struct launch_result {

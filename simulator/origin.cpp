@@ -1,7 +1,9 @@
 #include "simulator/origin.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string_view>
 
 #include "simulator/context.hpp"
 
@@ -141,6 +143,24 @@ void note_nonfinite_other(double value, const std::source_location& where) {
   if (ctx->nonfinite->only_program >= 0 && ctx->nonfinite->only_program != ctx->linear_program)
     return;
   record(ctx->nonfinite->other, "other", false, value, 0, value, where);
+}
+
+double probe_other(double value, const std::source_location& where) {
+  const context* ctx = current_context_or_null();
+  if (!ctx || !ctx->other) return value;
+  other_probe& probe = *ctx->other;
+  auto same_line = [&](const std::source_location& a) {
+    return a.line() == where.line() && std::string_view(a.file_name()) == where.file_name();
+  };
+  auto seen = std::find_if(probe.sites.begin(), probe.sites.end(),
+                           [&](const other_probe::site& s) { return same_line(s.where); });
+  if (seen == probe.sites.end()) probe.sites.push_back({where, value, false});
+  else if (!(seen->value == value) && !(std::isnan(seen->value) && std::isnan(value)))
+    seen->several = true;
+  if (probe.replace_file && probe.replace_line == where.line() &&
+      std::string_view(probe.replace_file) == where.file_name())
+    return probe.value;
+  return value;
 }
 
 std::string nonfinite_summary(const nonfinite_trace& t, bool nan) {

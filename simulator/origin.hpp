@@ -5,6 +5,7 @@
 #include <array>
 #include <source_location>
 #include <string>
+#include <vector>
 
 namespace tl::sim {
 
@@ -51,5 +52,28 @@ void note_nonfinite(const char* op, bool binary, double a, double b, double resu
                     const std::source_location& where);
 void note_nonfinite_other(double value, const std::source_location& where);
 bool tracing_nonfinite();
+
+// The `other` of masked loads, watched and, on request, replaced. A wrong maximum or sum may be
+// decided by lanes a mask switched off (an `other` of 0 in the maximum of negative numbers): the
+// checker reruns such a run with a probe to find the loads whose `other` filled lanes, then once
+// per load with another `other` in their place, to say which load's lanes decide the result.
+// Loads of floating-point tiles only; every load with `other` runs lane by lane meanwhile.
+struct other_probe {
+  struct site {
+    std::source_location where{};
+    double value = 0;     // the `other` its first masked-off lane took
+    bool several = false;  // its lanes took more than one value
+  };
+  std::vector<site> sites;  // in the order of their first masked-off lane
+  // Set: the loads at this file and line take `value` in their masked-off lanes instead.
+  const char* replace_file = nullptr;
+  unsigned replace_line = 0;
+  double value = 0;
+};
+
+// Called by a floating-point load for each lane its mask switched off, with the `other` the lane
+// takes; returns the value the lane holds (the probe's replacement, or `value`). Only while the
+// running launch has a probe (launch_options::other).
+double probe_other(double value, const std::source_location& where);
 
 }  // namespace tl::sim

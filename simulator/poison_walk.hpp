@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "simulator/origin.hpp"
+#include "simulator/front_hooks.hpp"
 #include "tile/expr.hpp"
 
 namespace tl {

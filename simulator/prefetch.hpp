@@ -27,6 +27,7 @@
 
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
+#include "simulator/front_hooks.hpp"
 #include "tile/dtypes.hpp"
 #include "tile/range_leaves.hpp"
 

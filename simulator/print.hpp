@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "simulator/context.hpp"
+#include "simulator/front_hooks.hpp"
 #include "tile/expr.hpp"
 
 namespace tl {

@@ -6,6 +6,7 @@
 
 #include "simulator/context.hpp"
 #include "simulator/trace.hpp"
+#include "simulator/front_hooks.hpp"
 #include "tile/expr.hpp"
 
 namespace tl {

@@ -2,7 +2,7 @@
 // keys a pipelined tl::range, which copies the next block's k and v into shared memory while this
 // block's products run (Triton's `num_stages`). Checked by the same spec (tests/
 // corpus_quantized_attention.cpp); `tilepuzzles bench flash-attention` times both. Faster at
-// head_dim 128 (bench/RESULTS.md), slower at 64, where the plain loop's registers fit two programs
+// head_dim 128 (bench/HISTORY.md), slower at 64, where the plain loop's registers fit two programs
 // per multiprocessor and this one's do not.
 #pragma once
 

@@ -125,7 +125,7 @@ TEST_CASE("show prints a puzzle named by its id or its number", "[cli]") {
     CHECK_THAT(r.out, Catch::Contains("vector-add"));
     CHECK_THAT(r.out, Catch::Contains("your kernel: puzzles/vector_add.hpp"));
     CHECK_THAT(r.out, Catch::Contains("budget: "));
-    CHECK_THAT(r.out, Catch::Contains("(B0=32) (B0=256)"));
+    CHECK_THAT(r.out, Catch::Contains("checked with (--blocks): B0=32 B0=256\n"));
   }
   SECTION("by number") {
     const auto r = run_cli("show 9");
@@ -145,9 +145,9 @@ TEST_CASE("show prints a puzzle named by its id or its number", "[cli]") {
   SECTION("a puzzle whose cases fit only some block sizes says which") {
     const auto r = run_cli("show constant-add");
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.out, Catch::Contains("(B0=32) (B0=128)"));
-    CHECK_THAT(r.out, Catch::Contains("\n  (N0=32) "));
-    CHECK_THAT(r.out, Catch::Contains("\n  (N0=128) "));
+    CHECK_THAT(r.out, Catch::Contains("checked with (--blocks): B0=32 B0=128\n"));
+    CHECK_THAT(r.out, Catch::Contains("\n   1. (N0=32) "));
+    CHECK_THAT(r.out, Catch::Contains("\n   2. (N0=128) "));
     CHECK_THAT(r.out, Catch::Contains("each case runs with the block sizes that fit it: N0 = B0"));
     // ... and one whose cases fit every block size says nothing of the kind.
     CHECK_THAT(run_cli("show vector-add").out, !Catch::Contains("that fit it"));

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "checker/hints.hpp"
 #include "checker/registry.hpp"
@@ -31,6 +32,31 @@ std::string list_status(const std::string& out, const tp::puzzle_spec& p) {
 
 std::string shell_quote(const std::string& s) { return "'" + s + "'"; }
 
+// The output README.md's learner route shows after `$ COMMAND` (a code block of step 5, its list
+// indentation removed), without the command and the "..." that stand for lines left out.
+std::vector<std::string> readme_output_of(const std::string& command) {
+  const std::string readme = read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/README.md");
+  const std::string start = "\n   $ " + command + "\n";
+  const std::size_t begin = readme.find(start);
+  if (begin == std::string::npos) return {"(README.md shows no `$ " + command + "`)"};
+  const std::size_t end = readme.find("\n   ```", begin);
+  std::vector<std::string> lines;
+  std::istringstream in(readme.substr(begin + start.size(), end - begin - start.size()));
+  for (std::string line; std::getline(in, line);)
+    if (line.size() > 3 && line.substr(3) != "...") lines.push_back(line.substr(3));
+  return lines;
+}
+
+// The lines of `shown` (README's) that `real` (a run's output) lacks, each as a whole line with
+// its indentation; empty when README shows nothing but what the run printed.
+std::vector<std::string> lines_not_in(const std::vector<std::string>& shown,
+                                      const std::string& real) {
+  std::vector<std::string> missing;
+  for (const std::string& line : shown)
+    if (("\n" + real + "\n").find("\n" + line + "\n") == std::string::npos) missing.push_back(line);
+  return missing;
+}
+
 }  // namespace
 
 TEST_CASE("A bare tilepuzzles says what to run first", "[ux]") {
@@ -43,10 +69,10 @@ TEST_CASE("A bare tilepuzzles says what to run first", "[ux]") {
   CHECK_THAT(r.out, !Catch::Contains("subcommand is required"));
 }
 
-TEST_CASE("hint shows a puzzle's hints one at a time, from its page", "[ux]") {
+TEST_CASE("hint shows a puzzle's hints one at a time, from its hints file", "[ux]") {
   const tp::puzzle_spec& p = puzzle("vector-add");
-  const auto hints = tp::hints_of_page(read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/" +
-                                                 p.doc_file));
+  const auto hints = tp::hints_in(read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/" +
+                                            tp::hints_file(p)));
   REQUIRE(hints.size() == 3);
 
   SECTION("without a number, the first (gentle) hint, and how to get the next") {
@@ -209,12 +235,12 @@ std::vector<std::string> map_rows(const std::string& out, const std::string& buf
 
 }  // namespace
 
-TEST_CASE("show prints the page without its hints, and says how to ask for them one at a time",
+TEST_CASE("show prints the page, which holds no hint, and says how to ask for them one at a time",
           "[ux][show]") {
   for (const tp::puzzle_spec* p : tp::all_puzzles()) {
     INFO(p->id);
-    const auto hints = tp::hints_of_page(read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/" +
-                                                   p->doc_file));
+    const auto hints = tp::hints_in(read_text(std::string(TILEPUZZLES_SOURCE_DIR) + "/" +
+                                              tp::hints_file(*p)));
     REQUIRE(hints.size() == 3);
     const auto r = run_cli("show " + std::to_string(p->number) + " --no-run");
     CHECK(r.exit_code == 0);
@@ -222,9 +248,8 @@ TEST_CASE("show prints the page without its hints, and says how to ask for them 
     CHECK_THAT(r.out, !Catch::Contains("<details>"));
     const std::string n = std::to_string(p->number);
     CHECK_THAT(r.out, Catch::Contains("## Hints"));
-    CHECK_THAT(r.out, Catch::Contains("tilepuzzles hint " + n + " "));
-    CHECK_THAT(r.out, Catch::Contains("tilepuzzles hint " + n + " 3"));
-    CHECK_THAT(r.out, Catch::Contains("nearly the answer"));
+    CHECK_THAT(r.out, Catch::Contains("tilepuzzles hint " + n + "` (gentle)"));
+    CHECK_THAT(r.out, Catch::Contains("`hint " + n + " 3` (nearly the answer)"));
     // The rest of the page is there, after the hints as before them.
     CHECK_THAT(r.out, Catch::Contains("## The math"));
     CHECK_THAT(r.out, Catch::Contains("## What the checker enforces"));
@@ -234,6 +259,7 @@ TEST_CASE("show prints the page without its hints, and says how to ask for them 
 TEST_CASE("show maps which program touched which elements, and what went wrong", "[ux][show]") {
   const std::string dir = fresh_dir("show");
   const tp::puzzle_spec& p = puzzle("vector-add");
+  const std::string of_all = " of " + std::to_string(p.cases.size()) + ": ";  // "case 4 of N: "
   SECTION("the reference solution: four programs of 32, the tail masked, nothing wrong") {
     const auto r = run_cli("show 3 --impl solution --case 4");
     CHECK(r.exit_code == 0);
@@ -289,9 +315,9 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     REQUIRE(kernel != solved_stub(p));
     write_text(dir + "/" + stub_name(p), kernel);
     const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
-    CHECK_THAT(r.out, Catch::Contains("unwritten-output: case N0=100, B0=32, order forward: 48 of "
-                                      "100 elements of z were never written. The first: z[16] "
-                                      "z[17] z[18] z[19]"));
+    CHECK_THAT(r.out, Catch::Contains("unwritten-output: case 4" + of_all + "N0=100, B0=32, order "
+                                      "forward: 48 of 100 elements of z were never written. The "
+                                      "first: z[16] z[17] z[18] z[19]"));
     CHECK_THAT(r.out, !Catch::Contains("nan-inf"));
     CHECK_THAT(run_cli("check 3 --puzzles " + dir).out, Catch::Contains("unwritten-output"));
   }
@@ -337,13 +363,107 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     CHECK(r.out.empty());
     CHECK(read_text(html).empty());
   }
-  SECTION("a program or a case that does not exist is a usage error") {
-    auto r = run_cli("show 3 --impl solution --case 4 --program 4");
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Catch::Contains("program ids go from (0, 0, 0) to (3, 0, 0)"));
+  SECTION("a bad option is a usage error that prints nothing on stdout, the page included") {
     const std::string cases = std::to_string(p.cases.size());
-    r = run_cli("show 3 --case " + std::to_string(p.cases.size() + 1));
-    CHECK(r.exit_code == 2);
-    CHECK_THAT(r.err, Catch::Contains("has cases 1 to " + cases));
+    const std::string past_the_last = "show 3 --case " + std::to_string(p.cases.size() + 1);
+    const std::pair<std::string, std::string> bad[] = {
+        {"show 3 --impl solution --case 4 --program 4", "program ids go from (0, 0, 0) to (3, 0, 0)"},
+        {past_the_last, "has cases 1 to " + cases},
+        {"show 3 --blocks B0=64", "is checked with B0=32, B0=256; name one of them"},
+        {"show 3 --blocks B1=32", "is checked with B0=32, B0=256"},
+        {"show 1 --case 1 --blocks B0=128", "--case 1 runs with --blocks B0=32 only"},
+        {"show 3 --order sideways", "--order"},
+        {"show 3 --puzzles /nonexistent/puzzles", "/nonexistent/puzzles"}};
+    for (const auto& [command, message] : bad) {
+      INFO(command);
+      const auto r = run_cli(command);
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(r.err, Catch::Contains(message));
+      CHECK(r.out.empty());
+    }
+    // Its twin: the same options, valid, print the page and the run.
+    const auto r =
+        run_cli("show 3 --impl solution --case 4 --program 3 --blocks B0=32 --order reverse");
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("# Puzzle 3: vector-add"));
+    CHECK_THAT(r.out, Catch::Contains("case 4 of " + cases + ": N0=100, B0=32, order reverse"));
   }
+}
+
+TEST_CASE("show replays the run check failed on, block sizes and all", "[ux][show][modules]") {
+  // A long sum without the store's mask: right with B0 = 1, out of bounds with B0 = 4.
+  const std::string dir = fresh_dir("show-replay");
+  const tp::puzzle_spec& p = puzzle("long-sum");
+  const std::string of_all = " of " + std::to_string(p.cases.size()) + ": ";
+  const std::string kernel = replace_all(solved_stub(p), "tl::store(z + rows, row_sum, row_mask);",
+                                         "tl::store(z + rows, row_sum);");
+  REQUIRE(kernel != solved_stub(p));
+  write_text(dir + "/" + stub_name(p), kernel);
+  const auto check = run_cli("check 8 --puzzles " + dir);
+  CHECK(check.exit_code == 1);
+  CHECK_THAT(check.out, Catch::Contains("(case 1" + of_all + "N0=1, T=1, B0=4, B1=64, order forward)"));
+  const std::string replay = "tilepuzzles show 8 --case 1 --blocks B0=4,B1=64 --puzzles " + dir;
+  CHECK_THAT(check.out, Catch::Contains("To see this run: " + replay));
+
+  SECTION("show with no case draws that run") {
+    const auto r = run_cli("show 8 --puzzles " + dir);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Catch::Contains("--- The run your last check failed on (tilepuzzles show 8 "
+                                      "--case 1 --blocks B0=4,B1=64; --case N for another)"));
+    CHECK_THAT(r.out, Catch::Contains("case 1" + of_all + "N0=1, T=1, B0=4, B1=64, order forward"));
+    CHECK_THAT(r.out, Catch::Contains("out of bounds: program (0, 0, 0) stores 3 lanes outside z"));
+    CHECK_THAT(r.out, !Catch::Contains("This run is right"));
+  }
+  SECTION("README's learner route shows this route's real output") {
+    // README's kernel is this one, run from the project's root on puzzles/: the same output but
+    // for the directory, which the reports name in full or from the working directory.
+    const auto from_root = [&](const std::string& out) {
+      return std::regex_replace(replace_all(out, " --puzzles " + dir, ""),
+                                std::regex(R"([^ (]*/show-replay/)"), "puzzles/");
+    };
+    const auto shown_check = readme_output_of("./build/tilepuzzles check 8");
+    const auto shown_show = readme_output_of("./build/tilepuzzles show 8");
+    CHECK(shown_check.size() > 8);
+    CHECK(shown_show.size() > 4);
+    const std::string real_check = from_root(check.out);
+    const std::string real_show = from_root(run_cli("show 8 --puzzles " + dir).out);
+    for (const std::string& line : lines_not_in(shown_check, real_check)) FAIL_CHECK(line);
+    for (const std::string& line : lines_not_in(shown_show, real_show)) FAIL_CHECK(line);
+    // The comparison can fail: the first block sizes' run in place of the failed one, or a line
+    // number one off, is found.
+    const std::vector<std::string> first_blocks = {
+        "    (case 1" + of_all + "N0=1, T=1, B0=1, B1=32, order forward)"};
+    CHECK(lines_not_in(first_blocks, real_check) == first_blocks);
+    const std::vector<std::string> line_off = {
+        "  out-of-bounds: program (0, 0, 0) stores to z outside the buffer at "
+        "puzzles/long_sum.hpp:25"};
+    CHECK(lines_not_in(line_off, real_check) == line_off);
+  }
+  SECTION("the command the report names draws it too; the case alone runs the first block sizes") {
+    const auto r = run_cli(replay.substr(std::string("tilepuzzles ").size()));
+    CHECK_THAT(r.out, Catch::Contains("out-of-bounds: program (0, 0, 0) stores to z"));
+    const auto first = run_cli("show 8 --case 1 --puzzles " + dir);
+    CHECK_THAT(first.out, Catch::Contains("case 1" + of_all + "N0=1, T=1, B0=1, B1=32, order forward"));
+    CHECK_THAT(first.out, Catch::Contains("This run is right"));
+  }
+  SECTION("once the check passes, show runs its first case with several programs again") {
+    write_text(dir + "/" + stub_name(p), solved_stub(p));
+    CHECK(run_cli("check 8 --puzzles " + dir).exit_code == 0);
+    const auto r = run_cli("show 8 --puzzles " + dir);
+    CHECK_THAT(r.out, !Catch::Contains("The run your last check failed on"));
+    CHECK_THAT(r.out, Catch::Contains("This run is right"));
+  }
+}
+
+TEST_CASE("show's maps give each row of conv2d's images a row of cells", "[ux][show]") {
+  // Four images of 8 x 8: 32 rows, one cell each, so an image's edge is a row of cells.
+  const auto r = run_cli("show conv2d --impl solution --case 2");
+  CHECK(r.exit_code == 0);
+  CHECK(map_rows(r.out, "x").size() == 32);
+  CHECK(map_rows(r.out, "z").size() == 32);
+  // Wider than 64 columns, every cell covers the same number of columns (the last ones fewer):
+  // long-sum's rows of 1000 in cells of 16, never cells of 15 next to cells of 16.
+  const auto wide = run_cli("show long-sum --impl solution --case 6");
+  CHECK_THAT(wide.out, Catch::Contains("x: float32 [2, 1000], input, 2 x 1000 elements as 2 x 63 "
+                                       "cells of 1 x 16"));
 }

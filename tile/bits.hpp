@@ -18,23 +18,18 @@
 namespace tl {
 inline namespace TL_ABI {
 
-#if TL_BACKEND_CPU
-// Defined by the simulator: raise `index-overflow` for a shift count outside 0..31.
-[[noreturn]] void shift_count_out_of_range(long long count, const char* what);
-#endif
-
 namespace lanes {
 
 // The shift count of a lane, checked (simulator) or clamped to 32 (GPU).
 template <class K>
 TL_FN int shift_count(K k, const char* what) {
-#if TL_BACKEND_CPU
-  if (k < K(0) || k > K(31)) shift_count_out_of_range(static_cast<long long>(k), what);
-  return static_cast<int>(k);
-#else
-  (void)what;
-  return k < K(0) || k > K(31) ? 32 : static_cast<int>(k);
-#endif
+  if constexpr (backend::checks_lanes) {
+    if (k < K(0) || k > K(31)) backend::shift_count_out_of_range(static_cast<long long>(k), what);
+    return static_cast<int>(k);
+  } else {
+    (void)what;
+    return k < K(0) || k > K(31) ? 32 : static_cast<int>(k);
+  }
 }
 
 // The int32 value of a lane's bits: what a lane holds after a bit operation.

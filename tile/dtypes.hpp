@@ -1,32 +1,25 @@
 // The element types of `tl` beyond the C++ built-ins: half precision, and what counts as a
 // floating-point lane.
 //
-// tl::float16 and tl::bfloat16 are Eigen::half and Eigen::bfloat16 in the simulator: IEEE
-// binary16 and bfloat16, every operation computed in float and rounded back to nearest-even. On
-// the GPU they are cuda/half.cuh's types: the bits of a __half or __nv_bfloat16, with Eigen's
-// conversions and operations, so both backends compute the same bits.
+// tl::float16 and tl::bfloat16 are IEEE binary16 and bfloat16, every operation computed in float
+// and rounded back to nearest-even, the same bits on both backends. Each backend supplies them
+// (its front hooks, read before the front): Eigen::half and Eigen::bfloat16 in the simulator, the
+// bits of a __half or __nv_bfloat16 with Eigen's conversions and operations on the GPU.
 #pragma once
 
 #include <type_traits>
 
 #include "tile/config.hpp"
 
-#if TL_BACKEND_CPU
-#include <Eigen/Core>
-#else
-#include "cuda/half.cuh"
+#ifndef TL_FRONT_HOOKS
+#error "tile/ needs its backend's front hooks first: include tile/tl.hpp, which reads them"
 #endif
 
 namespace tl {
 inline namespace TL_ABI {
 
-#if TL_BACKEND_CPU
-using float16 = Eigen::half;
-using bfloat16 = Eigen::bfloat16;
-#else
-using float16 = cuda::float16_t;
-using bfloat16 = cuda::bfloat16_t;
-#endif
+using float16 = backend::float16;
+using bfloat16 = backend::bfloat16;
 
 // Floating-point lanes: float, double and the two half types. std::is_floating_point is false
 // for the half types (and may not be specialized), so `tl` asks this instead where a weak scalar

@@ -44,29 +44,10 @@ template <class D>
 struct expr_base;
 
 // Where an operation was written, kept in its node for the simulator's reports (the integer
-// operation that leaves int32, the operation that first makes a NaN); nothing on the GPU.
-#if TL_BACKEND_CPU
-using op_location = std::source_location;
-// Defined by the simulator: raise `index-overflow` for an integer operation (`symbol`) whose
-// int32 lanes a and b give r, outside int32 (the GPU would wrap it), at the operation's line; and
-// for a C++ integer that does not fit the int32 tile it meets.
-[[noreturn]] void int32_step_overflow(const char* symbol, long long a, long long b, long long r,
-                                      long long lane, const int* coords, int rank,
-                                      const op_location& loc);
-[[noreturn]] void int32_scalar_overflow(long long value, const op_location& loc);
-// Defined by the simulator: a float lane that an operation made NaN or infinite, noted for the
-// nan-inf report's cause while the checker traces the run (cheap otherwise).
-void float_turned_nonfinite(const char* op, bool binary, double a, double b, double r,
-                            const op_location& loc);
-#else
-// Empty, and a node's plain member: a node that declared it [[no_unique_address]] had, in nvcc
-// 13.0's device code, members placed past its own sizeof, so a copy of sizeof bytes
-// (cuda/tile_storage.cuh's load_again) lost them.
-struct op_location {
-  constexpr op_location() = default;
-  TL_FN constexpr op_location(const std::source_location&) {}
-};
-#endif
+// operation that leaves int32, the operation that first makes a NaN); nothing on the GPU. The
+// backend's front hooks say what it is, and whether the reports below are raised
+// (backend::checks_lanes).
+using op_location = backend::op_location;
 
 // An operator's operand and the line the operator was written on. An operator cannot take a
 // defaulted std::source_location, but the conversion of one operand to this type can: its
@@ -261,14 +242,12 @@ TL_FN decltype(auto) as_operand(const X& x, op_location loc = {}) {
     return (x);
   } else {
     using V = typename operand_t<X, Other>::value_type;
-#if TL_BACKEND_CPU
     // A C++ integer wider than the int32 tile it meets (3000000000LL * rows): the GPU truncates.
-    if constexpr (std::is_integral_v<X> && std::is_integral_v<V> && !std::is_same_v<V, bool> &&
-                  sizeof(V) < sizeof(X)) {
+    if constexpr (backend::checks_lanes && std::is_integral_v<X> && std::is_integral_v<V> &&
+                  !std::is_same_v<V, bool> && sizeof(V) < sizeof(X)) {
       if (static_cast<long long>(static_cast<V>(x)) != static_cast<long long>(x))
-        int32_scalar_overflow(static_cast<long long>(x), loc);
+        backend::int32_scalar_overflow(static_cast<long long>(x), loc);
     }
-#endif
     (void)loc;
     return operand_t<X, Other>(static_cast<V>(x));
   }
@@ -342,18 +321,17 @@ struct unary_expr : expr_base<unary_expr<Op, A>> {
   TL_FN auto eval(const pos<shape_type::rank>& p) const {
     const auto x = a.eval(p);
     const auto r = static_cast<lane_t<value_type>>(Op{}(x));
-#if TL_BACKEND_CPU
-    if constexpr (wrapping_symbol<Op> != nullptr && is_int32_lane_v<value_type>) {
+    if constexpr (backend::checks_lanes && wrapping_symbol<Op> != nullptr &&
+                  is_int32_lane_v<value_type>) {
       if (r < -2147483648LL || r > 2147483647LL)
-        int32_step_overflow(wrapping_symbol<Op>, 0, x, r, flat_index<shape_type>(p), p.c,
-                            shape_type::rank, loc);
+        backend::int32_step_overflow(wrapping_symbol<Op>, 0, x, r, flat_index<shape_type>(p), p.c,
+                                     shape_type::rank, loc);
     }
-    if constexpr (std::is_floating_point_v<decltype(r)>) {
+    if constexpr (backend::checks_lanes && std::is_floating_point_v<decltype(r)>) {
       if (!std::isfinite(r)) [[unlikely]]
-        float_turned_nonfinite(float_op_name<Op>, false, static_cast<double>(x), 0,
-                               static_cast<double>(r), loc);
+        backend::float_turned_nonfinite(float_op_name<Op>, false, static_cast<double>(x), 0,
+                                        static_cast<double>(r), loc);
     }
-#endif
     return r;
   }
   TL_FN bool poison(const pos<shape_type::rank>& p) const {
@@ -381,18 +359,17 @@ struct binary_expr : expr_base<binary_expr<Op, A, B>> {
     const auto x = a.eval(broadcast_pos<typename a_type::shape_type, shape_type>(p));
     const auto y = b.eval(broadcast_pos<typename b_type::shape_type, shape_type>(p));
     const auto r = static_cast<lane_t<value_type>>(Op{}(x, y));
-#if TL_BACKEND_CPU
-    if constexpr (wrapping_symbol<Op> != nullptr && is_int32_lane_v<value_type>) {
+    if constexpr (backend::checks_lanes && wrapping_symbol<Op> != nullptr &&
+                  is_int32_lane_v<value_type>) {
       if (r < -2147483648LL || r > 2147483647LL)
-        int32_step_overflow(wrapping_symbol<Op>, x, y, r, flat_index<shape_type>(p), p.c,
-                            shape_type::rank, loc);
+        backend::int32_step_overflow(wrapping_symbol<Op>, x, y, r, flat_index<shape_type>(p), p.c,
+                                     shape_type::rank, loc);
     }
-    if constexpr (std::is_floating_point_v<decltype(r)>) {
+    if constexpr (backend::checks_lanes && std::is_floating_point_v<decltype(r)>) {
       if (!std::isfinite(r)) [[unlikely]]
-        float_turned_nonfinite(float_op_name<Op>, true, static_cast<double>(x),
-                               static_cast<double>(y), static_cast<double>(r), loc);
+        backend::float_turned_nonfinite(float_op_name<Op>, true, static_cast<double>(x),
+                                        static_cast<double>(y), static_cast<double>(r), loc);
     }
-#endif
     return r;
   }
   TL_FN bool poison(const pos<shape_type::rank>& p) const {

@@ -27,29 +27,16 @@ inline namespace TL_ABI {
 template <class T>
 inline constexpr bool is_integer_lane_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
-#if TL_BACKEND_CPU
-// Defined by the simulator: raise `index-overflow` for an integer lane outside int32 that an
-// operation (`what`) is about to use, and for a float lane converted to int that is NaN or
-// outside int32.
-[[noreturn]] void int32_overflow(long long value, const char* what);
-[[noreturn]] void float_to_int32_overflow(double value);
-// e^x of a float lane: glibc's expf algorithm in IEEE operations, so the same bits on every
-// machine (simulator/exp.hpp).
-float exp_lane(float x);
-#endif
-
 namespace lanes {
 
 // An integer lane about to be used by an operation whose result depends on more than its low 32
 // bits. On the GPU every integer lane is an int already.
 template <class T>
 TL_FN T int32_operand(T v, const char* what) {
-#if TL_BACKEND_CPU
-  if constexpr (is_integer_lane_v<T> && sizeof(T) > 4) {
+  if constexpr (backend::checks_lanes && is_integer_lane_v<T> && sizeof(T) > 4) {
     if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-      int32_overflow(static_cast<long long>(v), what);
+      backend::int32_overflow(static_cast<long long>(v), what);
   }
-#endif
   (void)what;
   return v;
 }
@@ -133,7 +120,7 @@ TL_FN float float_exp(float x) {
 #if defined(__CUDA_ARCH__)
   return float_exp2(x * 1.4426950408889634f);
 #elif TL_BACKEND_CPU
-  return exp_lane(x);
+  return backend::exp_lane(x);
 #else
   return ::expf(x);
 #endif
@@ -358,10 +345,10 @@ struct cast_to {
       // A half lane converts through float (exact), so its NaN and infinities are reported too.
       using F = std::conditional_t<std::is_floating_point_v<A>, A, float>;
       const F f = static_cast<F>(a);
-#if TL_BACKEND_CPU
-      if (!(f >= F(-2147483648.0) && f < F(2147483648.0)))
-        float_to_int32_overflow(static_cast<double>(f));
-#endif
+      if constexpr (backend::checks_lanes) {
+        if (!(f >= F(-2147483648.0) && f < F(2147483648.0)))
+          backend::float_to_int32_overflow(static_cast<double>(f));
+      }
       return static_cast<T>(f);
     } else {
       return static_cast<T>(a);

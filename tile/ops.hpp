@@ -2,18 +2,8 @@
 // (the static_asserts a learner sees, the same on both backends), takes the kernel's source line
 // by default, and forwards to the backend's hook of the same name in `tl::backend`.
 //
-// A backend provides (simulator/backend.hpp, cuda/backend.cuh):
-//   address_of<T>                    what a tl::ptr<T> holds, and how it advances
-//   storage<T, S, Layout>            a data tile's values; declared_layout<S>; tracks_poison
-//   leave_unset, fill, assign        a tile's constructors
-//   lane_value, lane_poison          one lane of a data tile inside an expression
-//   scalar_value                     a rank-0 tile as a scalar
-//   materialize(e)                   an expression evaluated into a data tile
-//   program_id, num_programs
-//   load<Elem, S>, store<Elem, S>    with the mask and `other` already expressions, S the shape
-//   reduce<Op, Axis, Keep>, reduce_all<Op>
-//   dot<M, N, K, Precision>          Precision: ieee_t or tf32_t (tile/precision.hpp)
-//   no_other_value<Elem>()           what a masked-off lane of a load without `other` holds
+// The hooks each backend provides (simulator/backend.hpp, cuda/backend.cuh) are the concept
+// tl::tile_backend of tile/backend_hooks.hpp, with the arguments the front passes.
 #pragma once
 
 #include <source_location>

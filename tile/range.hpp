@@ -129,11 +129,6 @@ TL_FN auto operator+(const ptr_expr<P, Off>& p, range_index<St> k) {
   return make_ptr_expr(p.base, make_binary<op::add>(p.offsets, k.tile(), op_location{}));
 }
 
-// Raised by the simulator for tl::range(lo, hi, 0); the GPU runs no iteration.
-#if TL_BACKEND_CPU
-[[noreturn]] void range_step_zero(const op_location& loc);
-#endif
-
 template <int Stages>
 class range_loop {
  public:
@@ -171,9 +166,10 @@ class range_loop {
 template <int Stages = 1>
 TL_FN range_loop<Stages> range(int lo, int hi, int step, num_stages_t<Stages> = {},
                                std::source_location loc = std::source_location::current()) {
-#if TL_BACKEND_CPU
-  if (step == 0) range_step_zero(loc);
-#endif
+  // The simulator reports tl::range(lo, hi, 0); the GPU runs no iteration.
+  if constexpr (backend::checks_lanes) {
+    if (step == 0) backend::range_step_zero(loc);
+  }
   (void)loc;
   return range_loop<Stages>(lo, hi, step);
 }

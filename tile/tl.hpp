@@ -3,8 +3,19 @@
 //
 // The front (tile/) declares every name a kernel sees, once: shapes and broadcasting, lazy
 // expressions and what each lane computes, pointers, the data tile and the operations. A backend
-// supplies only storage and the hooks listed at the top of tile/ops.hpp.
+// supplies only storage and hooks: its front hooks first (the half types, where an operation was
+// written, the reports of a lane the simulator checks), then the hooks of the operations, which
+// tile/backend_hooks.hpp lists as a concept that each backend is checked against below. This is
+// the one header of tile/ that includes a backend's.
 #pragma once
+
+#include "tile/config.hpp"
+
+#if TL_BACKEND_CPU
+#include "simulator/front_hooks.hpp"
+#else
+#include "cuda/front_hooks.cuh"
+#endif
 
 #include "tile/bits.hpp"
 #include "tile/config.hpp"
@@ -20,8 +31,10 @@
 
 #if TL_BACKEND_CPU
 #include "simulator/backend.hpp"
+#include "simulator/print.hpp"
 #else
 #include "cuda/backend.cuh"
+#include "cuda/print.cuh"
 #endif
 
 #include "tile/ops.hpp"

@@ -1,6 +1,6 @@
 // One flash-attention kernel (solutions/flash_attention.hpp, non-causal) alone, fp16, KH heads (16) of
 // KN tokens (1024): checked against attention in double on 64 sampled rows, then timed (15
-// launches after 3, the median; TFLOP/s count 4 KH KN^2 D). Not part of the build: a probe for bench/RESULTS.md, built on the GPU
+// launches after 3, the median; TFLOP/s count 4 KH KN^2 D). Not part of the build: a probe for bench/HISTORY.md, built on the GPU
 // machine, e.g.
 //
 //   nvcc -std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3 -DTL_NUM_WARPS=4 -DKB0=128 \

@@ -1,5 +1,5 @@
 // What the GPU's own min/max instructions do with NaN and signed zeros, printed for
-// bench/RESULTS.md: tile/lanes.hpp relies on max.NaN.f32 and min.NaN.f32 giving NaN for a NaN in
+// bench/HISTORY.md: tile/lanes.hpp relies on max.NaN.f32 and min.NaN.f32 giving NaN for a NaN in
 // either operand and ordering -0 below +0 in either order, which is tl's maximum and minimum.
 //
 //   ./build/tilepuzzles_bench_gpu_float_facts

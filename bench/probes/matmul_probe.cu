@@ -1,6 +1,6 @@
 // One fp16 matmul kernel of bench/matmul_kernels.hpp at 4096^3, alone: timed (15 launches after 3,
 // the median), 64 elements checked against a double-precision product, with its registers and
-// blocks per multiprocessor. Not part of the build: the probe of bench/RESULTS.md ("What bounds the
+// blocks per multiprocessor. Not part of the build: the probe of bench/HISTORY.md ("What bounds the
 // wgmma matmuls"), built once per kernel, in parallel, on the GPU machine:
 //
 //   F="-std=c++20 --expt-relaxed-constexpr -arch=sm_90a -I . -O3"

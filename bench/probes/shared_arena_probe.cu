@@ -4,7 +4,7 @@
 // times its static shared memory, as the launcher does. Built with the GPU benchmarks
 // (tilepuzzles_shared_arena_probe); bench/gpu_session.sh's bench step runs it.
 //
-// bench/RESULTS.md ("The shared-memory arena") records what an H200 printed.
+// bench/HISTORY.md ("The shared-memory arena") records what an H200 printed.
 #include <cstdio>
 template <int Id, int Bytes>
 __device__ __forceinline__ unsigned marker() {

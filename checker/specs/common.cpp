@@ -118,9 +118,9 @@ case_fill rows_equal_but_last(double value, double last) {
   };
 }
 
-test_case large_case(std::vector<int> sizes, std::string catches,
+test_case large_case(std::vector<int> sizes, std::string about,
                      std::vector<std::pair<std::string, case_fill>> fills) {
-  test_case c(std::move(sizes), std::move(catches), std::move(fills));
+  test_case c(std::move(sizes), std::move(about), std::move(fills));
   c.large = true;
   return c;
 }
@@ -128,44 +128,43 @@ test_case large_case(std::vector<int> sizes, std::string catches,
 std::vector<test_case> outer_block_cases() {
   // With (B0, B1) = (32, 32) and (64, 16).
   return {
-      {{1, 1}, "A single element: one program, every lane but one masked off on both axes: catches a "
-       "mask missing on either axis."},
-      {{3, 2}, "One partial tile, 3 x 2: catches a mask on one axis only."},
-      {{100, 90},
-       "The classic puzzle set's 100 x 90: grids of 4 x 3 and 2 x 6 programs: catches offsets "
-       "that ignore program_id on either axis."},
-      {{33, 34},
-       "Tails of 1 along N0 and of 2 along N1 past a multiple of 32: catches masks off by one."},
-      {{66, 17},
-       "Tails of 2 and 1 on a grid that is not square: catches the program_id axes swapped."},
-      {{131, 35},
-       "Tails of 3 and 3 (131 = 2^7 + 3, a prime), N0 far from N1: catches a mask that "
-       "compares an axis with the other axis's size."},
+      // Catches a mask missing on either axis.
+      {{1, 1}, "A single element: one program, every lane but one masked off on both axes."},
+      // Catches a mask on one axis only.
+      {{3, 2}, "One partial tile, 3 x 2."},
+      // Catches offsets that ignore program_id on either axis.
+      {{100, 90}, "The classic puzzle set's 100 x 90: grids of 4 x 3 and 2 x 6 programs."},
+      // Catches masks off by one.
+      {{33, 34}, "Tails of 1 along N0 and of 2 along N1 past a multiple of 32."},
+      // Catches the program_id axes swapped.
+      {{66, 17}, "Tails of 2 and 1 on a grid that is not square."},
+      // Catches a mask that compares an axis with the other axis's size.
+      {{131, 35}, "Tails of 3 and 3 (131 = 2^7 + 3, a prime), N0 far from N1."},
+      // Catches the grid axes swapped and sizes hard-coded to 64 or 256.
       {{67, 259},
        "67 = 2^6 + 3 by 259 = 2^8 + 3: a ragged last tile on both axes with every block size, and "
-       "grids of 3 x 9 and 2 x 17 programs: catches the grid axes swapped and sizes hard-coded to "
-       "64 or 256."},
+       "grids of 3 x 9 and 2 x 17 programs."},
   };
 }
 
 std::vector<test_case> outer_block_large_cases() {
+  // Each catches an axis bound or a grid hard-coded up to 2^16 elements, on its axis.
   return {large_case({65539, 3},
                      "The large tier: N0 = 65539 = 2^16 + 3, 2049 or 1025 programs along axis 0 "
-                     "with a ragged last one: catches an axis bound or a grid hard-coded up to "
-                     "2^16 elements."),
+                     "with a ragged last one."),
           large_case({5, 65539},
                      "The large tier: N1 = 65539 = 2^16 + 3, 2049 or 4097 programs along axis 1 "
-                     "with a ragged last one: catches the same along the other axis.")};
+                     "with a ragged last one.")};
 }
 
 std::array<int, 3> outer_block_grid(const std::vector<int>& n, const std::vector<int>& b) {
   return {cdiv(n[0], b[0]), cdiv(n[1], b[1]), 1};
 }
 
-std::vector<test_case> outer_block_cases_with_negative_inputs(std::string catches) {
+std::vector<test_case> outer_block_cases_with_negative_inputs(std::string about) {
   std::vector<test_case> cases = outer_block_cases();
   cases.insert(cases.begin() + 2,
-               test_case({35, 66}, std::move(catches),
+               test_case({35, 66}, std::move(about),
                          {{"x", magnitudes_between(0.25, 3.0, -1)},
                           {"y", magnitudes_between(0.25, 3.0, -1)}}));
   return cases;
@@ -311,31 +310,33 @@ void describe_long_softmax(puzzle_spec& s, int passes) {
   s.size_names = {"N0", "T"};
   s.block_names = {"B0", "B1"};
   s.cases = {
-      {{1, 1},
-       "A single element: one column of a block of 32 or 64 is real: catches masked lanes let "
-       "into the maximum or the sum (loaded as 0, or as poison with no `other`)."},
+      // Catches masked lanes let into the maximum or the sum (loaded as 0, or as poison with no
+      // `other`).
+      {{1, 1}, "A single element: one column of a block of 32 or 64 is real."},
+      // Catches a running sum that is not rescaled when the maximum grows (the earlier elements
+      // keep their full weight) and blocks normalized on their own (0 / 0 where every exp of a
+      // block underflows).
       {{5, 131},
-       "Every row is small noise (about -1 to 1) but for its last element, 200: the row's "
-       "maximum arrives in its last block, far above the rest. Catches a running sum that is not "
-       "rescaled when the maximum grows (the earlier elements keep their full weight) and blocks "
-       "normalized on their own (0 / 0 where every exp of a block underflows).",
+       "Every row is small noise (about -1 to 1) but for its last element, 200: the row's maximum "
+       "arrives in its last block, far above the rest.",
        {{"x", peak_at_row_end(200.0, 1.0)}}},
+      // Catches a running maximum that starts at 0, masked lanes loaded as 0 into the maximum, and
+      // no maximum at all.
       {{5, 67},
        "Every row of x lies far below zero (about -1000), so exp(x) underflows to 0 for every "
-       "element unless the row's maximum is subtracted first: catches a running maximum that "
-       "starts at 0, masked lanes loaded as 0 into the maximum (T = 67 = 2^6 + 3 leaves a ragged "
-       "block for every B1), and no maximum at all.",
+       "element unless the row's maximum is subtracted first; T = 67 = 2^6 + 3 leaves a ragged "
+       "block for every B1.",
        {{"x", values_around(-1000.0, 30.0)}}},
       {{7, 131},
        "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
        "every element unless the row's maximum is subtracted first.",
        {{"x", values_around(1000.0, 30.0)}}},
+      // Catches a running maximum that starts at -1e4 and masked lanes loaded as -1e4 into the
+      // maximum (it then exceeds every real element, whose exp underflows to 0: 0 / 0, or a row
+      // of zeros). The padding and the initial maximum must be the identity of max, -inf.
       {{5, 67},
        "Every row of x lies far below every padding a kernel might pick instead of -inf (about "
-       "-3e4, below -1e4): catches a running maximum that starts at -1e4 and masked lanes "
-       "loaded as -1e4 into the maximum (it then exceeds every real element, whose exp "
-       "underflows to 0: 0 / 0, or a row of zeros). The padding and the initial maximum must "
-       "be the identity of max, -inf.",
+       "-3e4, below -1e4).",
        {{"x", values_around(-3e4, 30.0)}}},
       {{7, 131},
        "Every row of x lies far above zero (about +3e4): exp(x) overflows unless the row's "
@@ -344,23 +345,23 @@ void describe_long_softmax(puzzle_spec& s, int passes) {
       {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
       {{5, 34}, "A tail of 2 past a multiple of 32."},
       {{6, 131}, "A tail of 3 past a multiple of 32 and of 64."},
-      {{13, 200},
-       "13 rows: the last program of B0 = 4 has one real row: catches a row mask left out."},
+      // Catches a row mask left out.
+      {{13, 200}, "13 rows: the last program of B0 = 4 has one real row."},
       {{4, 200}, "The classic puzzle set's 4 x 200."},
-      {{2, 1000},
-       "Long rows of 1000, 16 to 32 blocks each: catches a loop that stops after one block and "
-       "a running sum reset inside the loop."},
+      // Catches a loop that stops after one block and a running sum reset inside the loop.
+      {{2, 1000}, "Long rows of 1000, 16 to 32 blocks each."},
       {{3, 4099},
        "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
        "4096), with a ragged last block for every B1."},
+      // Catches a loop bound or an array hard-coded up to 65536.
       large_case({2, 131075},
                  "The large tier: rows of 131075 = 2^17 + 3, past the longest rows the "
                  "benchmarks run (131072) and every loop bound or array a kernel might "
                  "hard-code below them (8192, 16384, 65536)."),
+      // Catches a grid or a row bound hard-coded up to 4096.
       large_case({4099, 5},
                  "The large tier: 4099 = 2^12 + 3 rows, past the benchmarks' 4096, a ragged last "
-                 "block of rows for B0 = 4: catches a grid or a row bound hard-coded up to "
-                 "4096."),
+                 "block of rows for B0 = 4."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto shape = sizes_at({0, 1});

@@ -88,7 +88,7 @@ case_fill rows_equal_but_last(double value, double last);
 
 // A case of the large tier (test_case::large): the checker runs it only once every small case
 // passed.
-test_case large_case(std::vector<int> sizes, std::string catches,
+test_case large_case(std::vector<int> sizes, std::string about,
                      std::vector<std::pair<std::string, case_fill>> fills = {});
 
 // cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time (in 64 bits, so
@@ -100,8 +100,8 @@ constexpr int cdiv(int a, int b) { return static_cast<int>((1LL * a + b - 1) / b
 std::vector<test_case> outer_block_cases();
 std::array<int, 3> outer_block_grid(const std::vector<int>& sizes, const std::vector<int>& blocks);
 // outer_block_cases() and, third, a case of 35 x 66 where x and y are all negative (so that every
-// product is positive), which catches what `catches` says.
-std::vector<test_case> outer_block_cases_with_negative_inputs(std::string catches);
+// product is positive), described to the learner as `about` says.
+std::vector<test_case> outer_block_cases_with_negative_inputs(std::string about);
 // The large tier of the puzzles with a 2-D grid over x[N0] and y[N1]: each axis past 2^16 in
 // its turn, with the other short.
 std::vector<test_case> outer_block_large_cases();

@@ -28,19 +28,19 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0"};
   s.block_names = {"B0"};
   s.cases = {
-      {{32},
-       "The classic puzzle set's x[32], with B0 = 32: catches a wrong constant and lanes "
-       "stored to the wrong offsets."},
-      {{128},
-       "x[128] with B0 = 128: catches a kernel that assumes 32 lanes (it leaves most of z "
-       "unwritten)."},
+      // Catches a wrong constant and lanes stored to the wrong offsets.
+      {{32}, "The classic puzzle set's x[32], with B0 = 32."},
+      // Catches a kernel that assumes 32 lanes (it leaves most of z unwritten).
+      {{128}, "x[128] with B0 = 128."},
+      // Catches the constant added in a half type, where 10 is rounded away.
       {{128},
        "x far below zero (about -3e4, where float16's spacing is 16): z = x + 10 holds at any "
-       "magnitude; catches the constant added in a half type, where 10 is rounded away.",
+       "magnitude.",
        {{"x", values_around(-3e4, 30.0)}}},
+      // Catches a kernel that assumes at most 32 or 128 lanes.
       large_case({1024},
                  "The large tier: x[1024] with B0 = 1024, eight times the small cases' largest "
-                 "block: catches a kernel that assumes at most 32 or 128 lanes."),
+                 "block."),
   };
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[0] == b[0]; };
   s.case_fits_rule = "N0 = B0 (one program covers the whole vector)";

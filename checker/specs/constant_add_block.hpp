@@ -27,28 +27,28 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0"};
   s.block_names = {"B0"};
   s.cases = {
-      {{1},
-       "One element: every lane of the only program but one is masked off: catches a missing "
-       "mask."},
+      // Catches a missing mask.
+      {{1}, "One element: every lane of the only program but one is masked off."},
       {{2}, "Two elements in one partial block."},
       {{3}, "Three elements in one partial block."},
-      {{33}, "A tail of 1 past a multiple of 32: catches a mask or a grid that is off by one."},
+      // Catches a mask or a grid that is off by one.
+      {{33}, "A tail of 1 past a multiple of 32."},
       {{66}, "A tail of 2 past a multiple of 32 and of 64."},
       {{131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
+      // Catches the constant added in a half type, where 10 is rounded away.
       {{131},
        "x far above zero (about +3e4, where float16's spacing is 16): z = x + 10 holds at any "
-       "magnitude; catches the constant added in a half type, where 10 is rounded away.",
+       "magnitude.",
        {{"x", values_around(3e4, 30.0)}}},
-      large_case({1048579},
-                 "The large tier: 1048579 = 2^20 + 3 elements, 32769 or 16385 programs, a "
-                 "ragged last block: past every round size up to 2^20 that a kernel might "
-                 "hard-code (a loop bound, an array, a count of programs)."),
-      {{200},
-       "The classic puzzle set's x[200]: several programs: catches offsets that ignore "
-       "program_id."},
+      // Catches offsets that ignore program_id.
+      {{200}, "The classic puzzle set's x[200]: several programs."},
       {{4099},
        "4099 = 2^12 + 3, a prime: past every round size a kernel might assume (1024, 4096), "
        "with a ragged last block for every B0."},
+      // Catches a loop bound, an array or a count of programs hard-coded up to 2^20.
+      large_case({1048579},
+                 "The large tier: 1048579 = 2^20 + 3 elements, 32769 or 16385 programs, a "
+                 "ragged last block."),
   };
   s.blocked_sizes = {{0, 0}};
   auto n0 = sizes_at({0});

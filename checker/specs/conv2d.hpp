@@ -30,46 +30,38 @@ void describe(puzzle_spec& s) {
   s.block_names = {"B0", "B1"};
   // With (B0, B1) = (8, 8) and (16, 4).
   s.cases = {
+      // Catches a missing mask on the image or on z.
       {{1, 1, 1, 1, 1},
-       "One pixel and a 1 x 1 filter: every lane of the tile but one is masked off: catches "
-       "a missing mask on the image or on z."},
-      {{4, 8, 8, 4, 4},
-       "The classic puzzle set's 4 images of 8 x 8 with a 4 x 4 filter: catches the filter "
-       "read transposed (k[b, a]), taps past the right and bottom edges not taken as 0, and "
-       "an image offset left out."},
-      {{2, 17, 10, 3, 3},
-       "H past a multiple of B0 by 1, W past one of 8 by 2: catches masks on the window's "
-       "rows or columns off by one."},
+       "One pixel and a 1 x 1 filter: every lane of the tile but one is masked off."},
+      // Catches the filter read transposed (k[b, a]), taps past the right and bottom edges not
+      // taken as 0, and an image offset left out.
+      {{4, 8, 8, 4, 4}, "The classic puzzle set's 4 images of 8 x 8 with a 4 x 4 filter."},
+      // Catches masks on the window's rows or columns off by one.
+      {{2, 17, 10, 3, 3}, "H past a multiple of B0 by 1, W past one of 8 by 2."},
+      // Catches products or sums kept in a half type (float16 overflows past 65504).
       {{2, 17, 10, 3, 3},
        "x far from zero (magnitudes 2e4 to 3e4) and k positive (0.5 to 1), so that nothing "
-       "cancels: z of about 1e5 to 3e5; catches products or sums kept in a half type (float16 "
-       "overflows past 65504).",
+       "cancels: z of about 1e5 to 3e5.",
        {{"x", magnitudes_between(2e4, 3e4, 1)}, {"k", magnitudes_between(0.5, 1.0, 1)}}},
-      {{3, 11, 19, 2, 5},
-       "H past 8 by 3, W past 8 and 16 by 3; a filter that is not square: catches KH and KW "
-       "swapped."},
-      {{1, 3, 2, 4, 4},
-       "A filter larger than the image: most taps fall beyond the edges: catches taps beyond "
-       "the edges read instead of masked to 0."},
-      {{2, 34, 35, 5, 2},
-       "H past 32 by 2, W past 32 by 3 (H != W); a tall filter: catches the row stride H "
-       "where it is W."},
+      // Catches KH and KW swapped.
+      {{3, 11, 19, 2, 5}, "H past 8 by 3, W past 8 and 16 by 3; a filter that is not square."},
+      // Catches taps beyond the edges read instead of masked to 0.
+      {{1, 3, 2, 4, 4}, "A filter larger than the image: most taps fall beyond the edges."},
+      // Catches the row stride H where it is W.
+      {{2, 34, 35, 5, 2}, "H past 32 by 2, W past 32 by 3 (H != W); a tall filter."},
+      // Catches swapped axes and masks tied to one block size.
       {{2, 67, 37, 3, 4},
        "Images of 67 x 37 (primes): a ragged last tile on both axes with every block size, "
-       "grids of 9 x 5 and 5 x 10 tiles, a filter that is not square: catches swapped axes and "
-       "masks tied to one block size."},
+       "grids of 9 x 5 and 5 x 10 tiles, a filter that is not square."},
+      // Catches filter loops or a tile of taps hard-coded up to 8 x 8.
       large_case({2, 37, 35, 11, 9},
-                 "The large tier: an 11 x 9 filter, larger than 8 in each direction: catches "
-                 "filter loops or a tile of taps hard-coded up to 8 x 8."),
-      large_case({1, 1027, 6, 3, 2},
-                 "The large tier: images of 1027 = 2^10 + 3 rows: catches a row bound or a grid "
-                 "hard-coded up to 1024."),
-      large_case({1, 5, 1027, 2, 3},
-                 "The large tier: images of 1027 = 2^10 + 3 columns: catches a column bound or a "
-                 "grid hard-coded up to 1024."),
-      large_case({1027, 3, 4, 2, 2},
-                 "The large tier: 1027 = 2^10 + 3 images: catches an image bound or a grid "
-                 "hard-coded up to 1024."),
+                 "The large tier: an 11 x 9 filter, larger than 8 in each direction."),
+      // Catches a row bound or a grid hard-coded up to 1024.
+      large_case({1, 1027, 6, 3, 2}, "The large tier: images of 1027 = 2^10 + 3 rows."),
+      // Catches a column bound or a grid hard-coded up to 1024.
+      large_case({1, 5, 1027, 2, 3}, "The large tier: images of 1027 = 2^10 + 3 columns."),
+      // Catches an image bound or a grid hard-coded up to 1024.
+      large_case({1027, 3, 4, 2, 2}, "The large tier: 1027 = 2^10 + 3 images."),
   };
   s.blocked_sizes = {{1, 0}, {2, 1}};
   s.tensors = {{"x", false, sizes_at({0, 1, 2}), signed_fill()},

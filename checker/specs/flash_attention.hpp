@@ -60,71 +60,72 @@ void describe(puzzle_spec& s) {
       "Scores spread over thousands, all far below zero (q integers 40 to 60, every key -60 but "
       "each head's last, -50: about -2e4 to -3.4e4 after the 1/sqrt(d) scale, every key tied but "
       "the last, which outscores them by thousands), and v near the float16 range (magnitudes "
-      "3e4 to 6e4). Catches a running maximum that starts at a finite floor such as -1e4 "
-      "(every exp underflows: 0 / 0), masked or causal keys scored -1e4 instead of -inf (they "
-      "win the softmax), and an accumulator kept in float16 (a sum of v passes 65504).";
+      "3e4 to 6e4).";
   s.cases = {
+      // Catches a running maximum that starts at 0 (0 / 0) and no running maximum at all (inf /
+      // inf).
       {{2, 1, 35, 64, 0},
        "Every score of a query lies far from zero: k is all negative (magnitudes 4 to 5) and "
-       "each query's q has magnitudes 4 to 5 of one sign, so a query with q > 0 has every "
-       "score below -128 (exp of each underflows to 0) and one with q < 0 every score above "
-       "+128 (exp overflows). Catches a running maximum that starts at 0 (0 / 0) and no "
-       "running maximum at all (inf / inf).",
+       "each query's q has magnitudes 4 to 5 of one sign, so a query with q > 0 has every score "
+       "below -128 (exp of each underflows to 0) and one with q < 0 every score above +128 (exp "
+       "overflows).",
        far_scores},
+      // Catches masks left out, and masked keys let into the softmax (a key loaded as 0 scores 0,
+      // not -inf, and takes weight from the one real key).
       {{1, 1, 1, 64, 0},
-       "One query and one key: every lane of a block but the first is masked off. Catches "
-       "masks left out, and masked keys let into the softmax (a key loaded as 0 scores 0, "
-       "not -inf, and takes weight from the one real key)."},
-      {{1, 2, 17, 64, 1},
-       "Causal, two heads, N = 17: catches the causal mask left out or off by one (with "
-       "cols < rows the first query sees no key: -inf - -inf) and a head offset that ignores "
-       "program_id(1)."},
-      {{2, 2, 34, 64, 0},
-       "Two batches of two heads, N = 34, not causal: catches a head offset that counts heads "
-       "but not batches (program_id(1) runs over Z * H) and a causal mask applied when "
-       "CAUSAL = 0."},
+       "One query and one key: every lane of a block but the first is masked off."},
+      // Catches the causal mask left out or off by one (with cols < rows the first query sees no
+      // key: -inf - -inf) and a head offset that ignores program_id(1).
+      {{1, 2, 17, 64, 1}, "Causal, two heads, N = 17."},
+      // Catches a head offset that counts heads but not batches (program_id(1) runs over Z * H)
+      // and a causal mask applied when CAUSAL = 0.
+      {{2, 2, 34, 64, 0}, "Two batches of two heads, N = 34, not causal."},
       {{1, 1, 67, 64, 1},
        "N = 67 = 2^6 + 3, causal: several blocks of keys with a ragged last one for every B1, "
        "and a ragged last block of queries for every B0."},
       {{1, 1, 1, 128, 1},
        "One query and one key at head_dim 128, causal: the masks of the head_dim 128 kernels "
        "with one real lane."},
+      // Catches a running maximum that starts at 0 and no running maximum at all.
       {{1, 2, 35, 128, 0},
-       "Scores far from zero, as in the first case, at head_dim 128 (magnitudes above 181): "
-       "catches a running maximum that starts at 0 and no running maximum at all.",
+       "Scores far from zero, as in the first case, at head_dim 128 (magnitudes above 181).",
        far_scores},
-      {{2, 1, 35, 128, 0},
-       "Two batches, N = 35, head_dim 128: catches a row stride of 64 instead of D in q, k, v "
-       "or o, and the 1/sqrt(d) scale of head_dim 64."},
-      {{1, 2, 50, 128, 1},
-       "Causal at head_dim 128, two heads, N = 50: catches the causal mask and the head offset "
-       "at head_dim 128."},
+      // Catches a row stride of 64 instead of D in q, k, v or o, and the 1/sqrt(d) scale of
+      // head_dim 64.
+      {{2, 1, 35, 128, 0}, "Two batches, N = 35, head_dim 128."},
+      // Catches the causal mask and the head offset at head_dim 128.
+      {{1, 2, 50, 128, 1}, "Causal at head_dim 128, two heads, N = 50."},
+      // Catches acc or l_i not rescaled by alpha when the maximum grows (the earlier keys keep
+      // their full weight).
       {{1, 2, 67, 64, 0},
        "q is positive (1 to 2) and k small noise (about -1 to 1) but for the last key of each "
        "head, all 8: every query's maximum score (about 96) arrives in the last block of keys, "
-       "far above the rest. Catches acc or l_i not rescaled by alpha when the maximum grows "
-       "(the earlier keys keep their full weight).",
+       "far above the rest.",
        maximum_last},
+      // Catches acc or l_i not rescaled by alpha.
       {{1, 1, 67, 128, 0},
-       "The maximum arriving in the last block of keys, as above, at head_dim 128 (scores "
-       "about 136): catches acc or l_i not rescaled by alpha.",
+       "The maximum arriving in the last block of keys, as above, at head_dim 128 (scores about "
+       "136).",
        maximum_last},
+      // Catches a running maximum that starts at a finite floor such as -1e4 (every exp
+      // underflows: 0 / 0), masked or causal keys scored -1e4 instead of -inf (they win the
+      // softmax), and an accumulator kept in float16 (a sum of v passes 65504).
       {{1, 2, 35, 64, 1}, std::string(far_below) + " Causal, head_dim 64.", thousands_below},
       {{2, 1, 35, 128, 0}, std::string(far_below) + " Head_dim 128.", thousands_below},
+      // Catches a loop over keys, a causal bound or a grid hard-coded up to 1024.
       large_case({1, 1, 1027, 64, 1},
                  "The large tier: 1027 = 2^10 + 3 queries and keys, causal, head_dim 64, the "
                  "last key outscoring every other (q positive, that key all 8): the last "
-                 "query's output is that key's v. Catches a loop over keys, a causal bound or a "
-                 "grid hard-coded up to 1024.",
+                 "query's output is that key's v.",
                  maximum_last),
+      // Catches a loop over keys or a grid hard-coded up to 1024.
       large_case({1, 1, 1027, 128, 0},
                  "The large tier: 1027 = 2^10 + 3 queries and keys, not causal, head_dim 128, "
-                 "the last key outscoring every other: every output is about that key's v. "
-                 "Catches a loop over keys or a grid hard-coded up to 1024.",
+                 "the last key outscoring every other: every output is about that key's v.",
                  maximum_last),
+      // Catches a head offset or a grid hard-coded up to 128 heads.
       large_case({2, 67, 19, 64, 0},
-                 "The large tier: 2 batches of 67 heads, 134 in all: catches a head offset or a "
-                 "grid hard-coded up to 128 heads.")};
+                 "The large tier: 2 batches of 67 heads, 134 in all.")};
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[3] == b[2]; };
   s.case_fits_rule = "HEAD_DIM = D";
   auto qkv = sizes_at({0, 1, 2, 3});

@@ -31,30 +31,31 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "T"};
   s.block_names = {"B0", "B1"};
   s.cases = {
+      // Catches masked keys let into the softmax (a key loaded as 0 scores 0, not -inf).
       {{1, 1},
-       "One query and one key: catches masked keys let into the softmax (a key loaded as 0 "
-       "scores 0, not -inf)."},
+       "One query and one key: every lane of a block of keys but the first is masked off."},
+      // Catches a running sum or output that is not rescaled when the maximum grows (the earlier
+      // keys keep their full weight).
       {{11, 67},
        "q is positive (1 to 2) and k small noise (about -1 to 1) but for its last key, 100: "
-       "every query's maximum score arrives in the last block of keys, far above the rest. "
-       "Catches a running sum or output that is not rescaled when the maximum grows (the "
-       "earlier keys keep their full weight).",
+       "every query's maximum score arrives in the last block of keys, far above the rest.",
        {{"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_at_row_end(100.0, 1.0)}}},
+      // Catches a running maximum that starts at 0 (0 / 0) and no maximum at all (inf / inf); N0
+      // = 13 and T = 67 = 2^6 + 3 leave ragged blocks for every block size.
       {{13, 67},
        "Every score q[i] * k[j] of a query lies far from zero: k is all negative (-10.5 to "
        "-11.5) and q has magnitudes 10 to 11 of either sign, so a query with q > 0 has every "
        "score below -105 (exp of each underflows to 0) and one with q < 0 every score above "
-       "+105 (exp overflows). Catches a running maximum that starts at 0 (0 / 0) and no maximum "
-       "at all (inf / inf); N0 = 13 and T = 67 = 2^6 + 3 leave ragged blocks for every block "
-       "size.",
+       "+105 (exp overflows).",
        {{"q", magnitudes_between(10.0, 11.0, 0)}, {"k", magnitudes_between(10.5, 11.5, -1)}}},
+      // Catches a running maximum that starts at a finite floor such as -1e4 (every exp
+      // underflows: 0 / 0) and masked keys scored -1e4 instead of -inf (they win the softmax):
+      // the initial maximum and the padding must be -inf.
       {{13, 67},
        "Scores spread over thousands, far below zero for a query with q > 0 (q of magnitudes "
        "150 to 170, integers; every key -180 but the last, -170: scores of -25500 to -30600, "
        "exact in float32, every key tied but the last, which outscores them by at least 1500) "
-       "and far above for one with q < 0. Catches a running maximum that starts at a finite "
-       "floor such as -1e4 (every exp underflows: 0 / 0) and masked keys scored -1e4 instead "
-       "of -inf (they win the softmax): the initial maximum and the padding must be -inf.",
+       "and far above for one with q < 0.",
        {{"q", integers_between(150, 170, 0)},
         {"k", [](std::vector<float>& k, const std::vector<long long>&, rng&) {
            std::fill(k.begin(), k.end(), -180.0f);
@@ -63,21 +64,20 @@ void describe(puzzle_spec& s) {
       {{3, 17}, "A tail of 1 key past a multiple of 16."},
       {{5, 34}, "A tail of 2 keys past a multiple of 16 and of 32."},
       {{9, 67}, "A tail of 3 keys; N0 = 9 for B0 = 8."},
-      {{40, 200},
-       "40 queries and 200 keys: several programs of queries: catches offsets that ignore "
-       "program_id."},
+      // Catches offsets that ignore program_id.
+      {{40, 200}, "40 queries and 200 keys: several programs of queries."},
       {{200, 200}, "The classic puzzle set's 200 queries and 200 keys."},
       {{9, 4099},
        "4099 = 2^12 + 3 keys, a prime: past loop bounds a kernel might hard-code (1024, 4096)."},
+      // Catches a loop bound or an array of keys hard-coded up to 65536.
       large_case({3, 65539},
                  "The large tier: 65539 = 2^16 + 3 keys: past every loop bound or array of keys "
                  "a kernel might hard-code (8192, 16384, 65536). q is 0, so every key weighs the "
                  "same, and v small integers: z is the mean of v, its sum exact in float32 in "
                  "any order.",
                  {{"q", magnitudes_between(0.0, 0.0, 1)}, {"v", integers_between(0, 4, 0)}}),
-      large_case({4099, 5},
-                 "The large tier: 4099 = 2^12 + 3 queries: catches a grid or a query bound "
-                 "hard-coded up to 4096."),
+      // Catches a grid or a query bound hard-coded up to 4096.
+      large_case({4099, 5}, "The large tier: 4099 = 2^12 + 3 queries."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto n0 = sizes_at({0});

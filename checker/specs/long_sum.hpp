@@ -27,34 +27,34 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "T"};
   s.block_names = {"B0", "B1"};
   s.cases = {
-      {{1, 1},
-       "A single element: one column of a block of 32 or 64 is real: catches masked lanes let "
-       "into the sum (with no `other`, or an `other` other than 0)."},
+      // Catches masked lanes let into the sum (with no `other`, or an `other` other than 0).
+      {{1, 1}, "A single element: one column of a block of 32 or 64 is real."},
       {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
       {{5, 34}, "A tail of 2 past a multiple of 32; N0 = 5 for B0 = 4."},
       {{7, 131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
       {{4, 200}, "The classic puzzle set's 4 x 200."},
+      // Catches masked lanes loaded as anything but 0 and a sum kept in a half type (float16
+      // overflows past 65504).
       {{5, 67},
        "Every row of x lies far below zero (about -3e4), no two terms cancelling: row sums of "
-       "about -2e6 (T = 67 leaves a ragged block for every B1); catches masked lanes loaded as "
-       "anything but 0 and a sum kept in a half type (float16 overflows past 65504).",
+       "about -2e6 (T = 67 leaves a ragged block for every B1).",
        {{"x", values_around(-3e4, 30.0)}}},
-      {{2, 1000},
-       "Long rows of 1000, 16 to 32 blocks each: catches a loop that stops after one block and "
-       "a running sum reset inside the loop."},
+      // Catches a loop that stops after one block and a running sum reset inside the loop.
+      {{2, 1000}, "Long rows of 1000, 16 to 32 blocks each."},
       {{3, 4099},
        "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
        "4096), with a ragged last block for every B1 and N0 = 3 for B0 = 4."},
+      // Catches a loop bound or an array hard-coded up to 65536.
       large_case({2, 131075},
                  "The large tier: rows of 131075 = 2^17 + 3, past the longest rows the "
                  "benchmarks run (131072) and every loop bound or array a kernel might "
                  "hard-code below them (8192, 16384, 65536); x small integers, so that every "
                  "sum is exact in float32 in any order.",
                  {{"x", integers_between(1, 8, 0)}}),
+      // Catches a grid or a row bound hard-coded up to 4096.
       large_case({4099, 3},
                  "The large tier: 4099 = 2^12 + 3 rows, past the benchmarks' 4096, a ragged last "
-                 "block of rows for B0 = 4: catches a grid or a row bound hard-coded up to "
-                 "4096."),
+                 "block of rows for B0 = 4."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   s.tensors = {

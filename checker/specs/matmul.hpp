@@ -28,44 +28,39 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "N1", "N2", "MID"};
   s.block_names = {"B0", "B1", "B_MID"};
   s.cases = {
-      {{1, 1, 1, 1},
-       "All sizes 1: every tile is one real element: catches a mask or an `other` missing on "
-       "any axis (the padding along MID must load as 0)."},
-      {{32, 32, 4, 32},
-       "The classic puzzle set's 4 batches of 32 x 32 @ 32 x 32: catches a batch offset left "
-       "out of x, y or z."},
-      {{17, 18, 2, 19},
-       "Every size past a multiple of 16 by 1, 2 or 3: catches masks off by one."},
+      // Catches a mask or an `other` missing on any axis (the padding along MID must load as 0).
+      {{1, 1, 1, 1}, "All sizes 1: every tile is one real element."},
+      // Catches a batch offset left out of x, y or z.
+      {{32, 32, 4, 32}, "The classic puzzle set's 4 batches of 32 x 32 @ 32 x 32."},
+      // Catches masks off by one.
+      {{17, 18, 2, 19}, "Every size past a multiple of 16 by 1, 2 or 3."},
+      // Catches an accumulator or operands kept in a half type (float16 overflows past 65504).
       {{17, 18, 2, 19},
        "x and y far from zero (magnitudes 1e4 to 3e4, all positive, so that nothing cancels): "
-       "products up to 9e8 and sums up to 2e10; catches an accumulator or operands kept in a "
-       "half type (float16 overflows past 65504).",
+       "products up to 9e8 and sums up to 2e10.",
        {{"x", magnitudes_between(1e4, 3e4, 1)}, {"y", magnitudes_between(1e4, 3e4, 1)}}},
+      // Catches a batch or row stride taken from the wrong size.
       {{33, 35, 3, 50},
-       "Sizes past a multiple of 32 with N0, N1 and MID all different; three batches: catches "
-       "a batch or row stride taken from the wrong size."},
-      {{64, 48, 1, 67},
-       "MID = 67 = 2^6 + 3: a ragged last step along MID: catches a loop that drops it "
-       "(k + B_MID <= MID)."},
-      {{40, 70, 2, 35},
-       "A tile grid wider than tall: catches program_id(0) and program_id(1) swapped."},
+       "Sizes past a multiple of 32 with N0, N1 and MID all different; three batches."},
+      // Catches a loop that drops it (k + B_MID <= MID).
+      {{64, 48, 1, 67}, "MID = 67 = 2^6 + 3: a ragged last step along MID."},
+      // Catches program_id(0) and program_id(1) swapped.
+      {{40, 70, 2, 35}, "A tile grid wider than tall."},
       {{67, 37, 3, 131},
        "N0 = 67, N1 = 37 and MID = 131 = 2^7 + 3 (primes), three batches: ragged tiles on every "
        "axis with every block size, a grid that is not square, and a loop over MID past 128."},
+      // Catches a loop over MID or a tile of k hard-coded up to 8192.
       large_case({19, 21, 1, 8195},
                  "The large tier: MID = 8195 = 2^13 + 3, past the benchmarks' largest K (8192), "
-                 "x and y small integers (every product and sum exact in float32): catches a "
-                 "loop over MID or a tile of k hard-coded up to 8192.",
+                 "x and y small integers (every product and sum exact in float32).",
                  {{"x", integers_between(1, 3, 0)}, {"y", integers_between(1, 3, 0)}}),
-      large_case({8195, 5, 1, 7},
-                 "The large tier: N0 = 8195 rows, past the benchmarks' 8192: catches a grid or a "
-                 "row bound hard-coded up to 8192."),
+      // Catches a grid or a row bound hard-coded up to 8192.
+      large_case({8195, 5, 1, 7}, "The large tier: N0 = 8195 rows, past the benchmarks' 8192."),
+      // Catches a grid or a column bound hard-coded up to 8192.
       large_case({5, 8195, 1, 7},
-                 "The large tier: N1 = 8195 columns, past the benchmarks' 8192: catches a grid or "
-                 "a column bound hard-coded up to 8192."),
-      large_case({3, 5, 1027, 7},
-                 "The large tier: 1027 = 2^10 + 3 batches: catches a batch bound hard-coded up "
-                 "to 1024."),
+                 "The large tier: N1 = 8195 columns, past the benchmarks' 8192."),
+      // Catches a batch bound hard-coded up to 1024.
+      large_case({3, 5, 1027, 7}, "The large tier: 1027 = 2^10 + 3 batches."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}, {3, 2}};
   s.tensors = {

@@ -64,45 +64,44 @@ void describe(puzzle_spec& s) {
   // columns past a multiple of 16 or 32 by 1, 2 and 3; MID past a multiple of B_MID = 128 and
   // past 1024. Every pair of packed words holds each 4-bit value 0 to 15 once (fill_nibbles).
   s.cases = {
+      // Any wrong shift, nibble order, mask or zero point changes the result.
       {{1, 1, 64},
        "One row and one column: every lane of a block but a corner is masked off. Each pair of "
-       "packed words holds every 4-bit value 0 to 15 once, so any wrong shift, nibble order, "
-       "mask or zero point changes the result."},
+       "packed words holds every 4-bit value 0 to 15 once."},
+      // Catches offsets that ignore program_id on either axis.
       {{32, 32, 64},
-       "The classic set's 32 x 64 weights times a 64 x 32 activation, whole blocks: catches "
-       "offsets that ignore program_id on either axis."},
+       "The classic set's 32 x 64 weights times a 64 x 32 activation, whole blocks."},
+      // Catches a mask missing on either axis and an index into weight, scale or zero that is
+      // right only in the first step.
       {{17, 18, 128},
-       "Rows and columns past a multiple of 16 by 1 and 2, and two steps of k for B_MID = 64: "
-       "catches a mask missing on either axis and an index into weight, scale or zero that is "
-       "right only in the first step."},
+       "Rows and columns past a multiple of 16 by 1 and 2, and two steps of k for B_MID = 64."},
+      // Catches the masks on k (ks < MID, groups < MID / 8) left out.
       {{33, 35, 192},
-       "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID = 192 leaves a half "
-       "step for B_MID = 128: catches the masks on k (ks < MID, groups < MID / 8) left out."},
+       "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID = 192 leaves a half step "
+       "for B_MID = 128."},
+      // Catches an accumulator or a dequantized weight kept in a half type (float16 overflows
+      // past 65504).
       {{33, 35, 128},
        "The activation far from zero (integers of magnitudes 1000 to 1500) and scales of +-1/4 "
-       "to +-1: every product and sum exact in float32, sums up to 3e6; catches an accumulator "
-       "or a dequantized weight kept in a half type (float16 overflows past 65504).",
+       "to +-1: every product and sum exact in float32, sums up to 3e6.",
        {{"activation", integers_between(1000, 1500, 0)},
         {"scale", integers_between(1, 4, 0, 0.25)}}},
-      {{66, 19, 64},
-       "A grid that is not square, rows past a multiple of 32 by 2: catches program_id(0) and "
-       "program_id(1) swapped."},
+      // Catches program_id(0) and program_id(1) swapped.
+      {{66, 19, 64}, "A grid that is not square, rows past a multiple of 32 by 2."},
       {{5, 3, 1088},
        "MID = 1088 = 1024 + 64: past loop bounds over k a kernel might hard-code (256, 512, "
        "1024), with a ragged last step for B_MID = 128."},
+      // Catches a loop over k, a group index or a word index hard-coded up to 8192.
       large_case({3, 5, 8256},
                  "The large tier: MID = 8256 = 2^13 + 64, past the largest K of the matmul "
                  "benchmarks (8192), with scales of +-1/4 and +-1/2 and a small-integer "
-                 "activation (every product and sum exact in float32): catches a loop over k, a "
-                 "group index or a word index hard-coded up to 8192.",
+                 "activation (every product and sum exact in float32).",
                  {{"scale", integers_between(1, 2, 0, 0.25)},
                   {"activation", integers_between(1, 3, 0)}}),
-      large_case({8195, 5, 64},
-                 "The large tier: N0 = 8195 rows of weights, past 8192: catches a grid or a row "
-                 "bound hard-coded up to 8192."),
-      large_case({5, 8195, 64},
-                 "The large tier: N1 = 8195 columns, past 8192: catches a grid or a column "
-                 "bound hard-coded up to 8192.")};
+      // Catches a grid or a row bound hard-coded up to 8192.
+      large_case({8195, 5, 64}, "The large tier: N0 = 8195 rows of weights, past 8192."),
+      // Catches a grid or a column bound hard-coded up to 8192.
+      large_case({5, 8195, 64}, "The large tier: N1 = 8195 columns, past 8192.")};
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto packed = [](const std::vector<int>& n) {
     return std::vector<long long>{n[0], n[2] / fpint};

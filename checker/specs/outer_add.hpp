@@ -29,18 +29,19 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
   s.cases = {
-      {{32, 32}, "The classic puzzle set's 32 x 32: catches x and y swapped."},
+      // Catches x and y swapped.
+      {{32, 32}, "The classic puzzle set's 32 x 32."},
+      // Catches x or y rounded through a half type or clamped on the way.
       {{32, 32},
        "x far above zero (about +3e4) and y far below (about -3e4): z = x + y is a small "
-       "difference of two large numbers, exact in float32; catches x or y rounded through a "
-       "half type or clamped on the way.",
+       "difference of two large numbers, exact in float32.",
        {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}},
-      {{64, 16},
-       "A wide z[16, 64]: catches x and y swapped, the axes transposed, or a row stride of N1."},
+      // Catches x and y swapped, the axes transposed, or a row stride of N1.
+      {{64, 16}, "A wide z[16, 64]."},
+      // Catches a kernel that assumes at most 64 lanes on an axis, or a square z.
       large_case({128, 64},
                  "The large tier: z[64, 128] with B0 = 128 and B1 = 64, past the small cases' "
-                 "blocks on both axes: catches a kernel that assumes at most 64 lanes on an "
-                 "axis, or a square z."),
+                 "blocks on both axes."),
   };
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) {
     return n[0] == b[0] && n[1] == b[1];

@@ -29,11 +29,11 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
   s.cases = outer_block_cases();
+  // Catches x or y rounded through a half type or clamped on the way.
   s.cases.push_back(
       {{37, 18},
        "x far above zero (about +3e4) and y far below (about -3e4): z = x + y is a small "
-       "difference of two large numbers, exact in float32; catches x or y rounded through a "
-       "half type or clamped on the way.",
+       "difference of two large numbers, exact in float32.",
        {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}});
   for (auto& c : outer_block_large_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};

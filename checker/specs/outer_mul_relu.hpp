@@ -28,14 +28,15 @@ void describe(puzzle_spec& s) {
               "program on a 2-D grid";
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
+  // The negative case catches relu applied to x and y instead of to their product.
   s.cases = outer_block_cases_with_negative_inputs(
-      "x and y all negative, so every product is positive and z is the product "
-      "itself: catches relu applied to x and y instead of to their product.");
+      "x and y all negative, so every product is positive and z is the product itself.");
+  // Catches a relu that clamps at a finite floor or a product rounded through a half type
+  // (float16 overflows past 65504).
   s.cases.push_back(
       {{37, 18},
        "x and y far from zero (magnitudes 2e4 to 3e4, either sign): products of about 4e8 to "
-       "9e8, half of them cut by relu; catches a relu that clamps at a finite floor or a "
-       "product rounded through a half type (float16 overflows past 65504).",
+       "9e8, half of them cut by relu.",
        {{"x", magnitudes_between(2e4, 3e4, 0)}, {"y", magnitudes_between(2e4, 3e4, 0)}}});
   for (auto& c : outer_block_large_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};

@@ -28,14 +28,15 @@ void describe(puzzle_spec& s) {
               "y[N1]; a [B1, B0] tile per program on a 2-D grid";
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
+  // The negative case catches a gate on x > 0 or on y > 0 alone.
   s.cases = outer_block_cases_with_negative_inputs(
-      "x and y all negative, so x * y > 0 and the gate is open everywhere: catches a "
-      "gate on x > 0 or on y > 0 alone.");
+      "x and y all negative, so x * y > 0 and the gate is open everywhere.");
+  // Catches a gate or a gradient computed through a half type (float16 overflows past 65504) or
+  // clamped on the way.
   s.cases.push_back(
       {{37, 18},
        "x, y and dz far from zero (magnitudes 2e4 to 3e4, either sign): x * y and y * dz of "
-       "about 4e8 to 9e8; catches a gate or a gradient computed through a half type (float16 "
-       "overflows past 65504) or clamped on the way.",
+       "about 4e8 to 9e8.",
        {{"x", magnitudes_between(2e4, 3e4, 0)},
         {"y", magnitudes_between(2e4, 3e4, 0)},
         {"dz", magnitudes_between(2e4, 3e4, 0)}}});

@@ -26,28 +26,27 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0"};
   s.block_names = {"B0"};
   s.cases = {
-      {{1},
-       "One element: every lane of the only program but one is masked off: catches a missing "
-       "mask on x, y or z."},
+      // Catches a missing mask on x, y or z.
+      {{1}, "One element: every lane of the only program but one is masked off."},
       {{2}, "Two elements in one partial block."},
       {{3}, "Three elements in one partial block."},
       {{100}, "A partial last block for both block sizes."},
       {{257}, "One past 256: a last block of one lane for B0 = 256, of one for B0 = 32."},
+      // Catches x or y rounded through a half type (at 3e4 float16's spacing is 16) or clamped on
+      // the way.
       {{257},
        "x far above zero (about +3e4) and y far below (about -3e4): z is a small difference of "
-       "two large numbers, exact in float32; catches x or y rounded through a half type (at 3e4 "
-       "float16's spacing is 16) or clamped on the way.",
+       "two large numbers, exact in float32.",
        {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}},
-      {{1000},
-       "The classic puzzle set's 1000: 32 or 4 programs: catches offsets that ignore "
-       "program_id."},
+      // Catches offsets that ignore program_id.
+      {{1000}, "The classic puzzle set's 1000: 32 or 4 programs."},
       {{4099},
        "4099 = 2^12 + 3, a prime: past every round size a kernel might assume (1024, 4096), "
        "with a ragged last block for every B0."},
+      // Catches a loop bound, an array or a count of programs hard-coded up to 2^20.
       large_case({1048579},
                  "The large tier: 1048579 = 2^20 + 3 elements, 32769 or 4097 programs, a ragged "
-                 "last block: past every round size up to 2^20 that a kernel might hard-code (a "
-                 "loop bound, an array, a count of programs)."),
+                 "last block."),
   };
   s.blocked_sizes = {{0, 0}};
   auto n0 = sizes_at({0});

@@ -3,7 +3,9 @@
 #   1. `show 3 --html` of a vector add without masks: the lanes out of bounds, the four output
 #      cells never written, the diagnostic at the kernel's line, and a program picked by the link;
 #   2. `check --html` of a softmax that forgets to divide: the map of the case the diagnostic
-#      reports, its cells (summarised where the case is wide) and wrong cells as the text report's.
+#      reports, its cells (summarised where the case is wide) and wrong cells as the text report's;
+#   3. `show --html` of a run that is right, with 32 programs: its verdict in another colour than
+#      a failure's, and a legend of 32 programs in 32 colours.
 # Exits 77 (ctest's SKIP_RETURN_CODE) with the reason when Chromium is not installed.
 # Usage: chromium_maps.sh TILEPUZZLES_BINARY SOURCE_DIR WORK_DIR
 set -euo pipefail
@@ -41,6 +43,13 @@ grep -q 'tl::store(z + offsets, numerator, mask)' "$dir/softmax_fused.hpp" || fa
 render() {  # file [#fragment] -> the DOM after the page's script ran
   timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
     --user-data-dir="$work/chromium-profile" --dump-dom "file://$1${2:-}" 2>/dev/null
+}
+# The DOM of a copy of a report with a probe appended: each verdict and legend swatch carries the
+# colour Chromium computed for it (data-colour), which the page's own DOM does not say.
+probe() {  # file -> the DOM
+  local copy=${1%.html}.probed.html
+  sed 's|</body>|<script>document.querySelectorAll(".verdict").forEach(function (v) { v.dataset.colour = getComputedStyle(v).color; }); document.querySelectorAll(".legend .swatch").forEach(function (s) { s.dataset.colour = getComputedStyle(s).backgroundColor; });</script></body>|' "$1" > "$copy"
+  render "$copy"
 }
 # The <svg> of one buffer in one section of a DOM, on one line.
 svg_of() {  # dom section-id buffer
@@ -89,7 +98,7 @@ grep -q '<section class="puzzle" id="puzzle-11"[^>]*data-verdict="FAILED wrong-r
   fail "the softmax's section does not say wrong-result"
 grep -q '<pre class="diagnostic">wrong-result: case' <<<"$dom" || fail "no wrong-result diagnostic"
 # The reported case (N0, T) and the counts of its diagnostic: "W of E elements of z differ".
-reported=$(grep -o 'wrong-result: case N0=[0-9]*, T=[0-9]*' <<<"$dom" | head -1)
+reported=$(grep -o 'wrong-result: case [0-9]* of [0-9]*: N0=[0-9]*, T=[0-9]*' <<<"$dom" | head -1)
 n0=$(sed -E 's/.*N0=([0-9]+).*/\1/' <<<"$reported")
 t=$(sed -E 's/.*T=([0-9]+)$/\1/' <<<"$reported")
 counted=$(grep -o '[0-9]* of [0-9]* elements of z differ' <<<"$dom" | head -1)
@@ -132,6 +141,26 @@ else
   [ "$wrong" -le "$differ" ] || fail "wrong cells of z: $wrong merged cells for $differ wrong elements"
 fi
 [ "$wrong" -gt 0 ] || fail "no wrong cells in the map of z"
+
+failed_colour=$(probe "$page" | grep -o 'class="verdict failed"[^>]*data-colour="[^"]*"' | head -1 |
+  sed -E 's/.*data-colour="([^"]*)"/\1/')
+
+# 3. show of a run that is right, with 32 programs (vector-add's N0 = 1000, B0 = 32): its verdict
+#    is not drawn in the colour of a failure, and the legend gives each program its own colour.
+page=$work/show-right.html
+"$binary" show 3 --impl solution --case 6 --blocks B0=32 --html "$page" >/dev/null
+dom=$(probe "$page")
+right_colour=$(grep -o 'class="verdict right"[^>]*data-colour="[^"]*"' <<<"$dom" | head -1 |
+  sed -E 's/.*data-colour="([^"]*)"/\1/')
+[ -n "$right_colour" ] && [ -n "$failed_colour" ] || fail "no verdict colours (right: '$right_colour', failed: '$failed_colour')"
+[ "$right_colour" != "$failed_colour" ] || fail "a right run's verdict is drawn in FAILED's colour ($failed_colour)"
+echo "ok: verdict colours: right $right_colour, failed $failed_colour"
+swatches=$(grep -o '<span class="program"><i class="swatch"[^>]*data-colour="[^"]*"' <<<"$dom" |
+  sed -E 's/.*data-colour="([^"]*)"/\1/')
+expect_count "programs in the legend of a run of 32" 32 "$(grep -c . <<<"$swatches")"
+expect_count "distinct colours in that legend" 32 "$(sort -u <<<"$swatches" | grep -c .)"
+expect_count "legend colours that are the map's colour of several programs or of masked lanes" 0 \
+  "$(grep -c -x -e 'rgb(68, 68, 68)' -e 'rgb(217, 217, 217)' -e 'rgb(244, 244, 244)' <<<"$swatches" || true)"
 
 if [ "$failures" -ne 0 ]; then echo "$failures check(s) failed"; exit 1; fi
 echo "all HTML checks passed"

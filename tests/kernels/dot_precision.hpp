@@ -79,7 +79,7 @@ namespace test_kernels {
 // from q's product inside it. z = sum over the k-blocks of q y_k, to which p's product adds exact
 // zeros (an exact sum with multiples of 1/64): what it checks is that q's fragments survive the
 // loop, which ptxas (nvcc 13.0) broke by giving their registers to p's where wgmma reads them
-// from registers (bench/RESULTS.md, 2026-11-27; cuda/wgmma.cuh's wgmma_steps).
+// from registers (bench/HISTORY.md, 2026-11-27; cuda/wgmma.cuh's wgmma_steps).
 template <class T, int B0, int BK, int Warps, int Stages>
 struct LoopInvariantA {
   static constexpr int num_warps = Warps;

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Adding a puzzle is its stub, its solution, its spec, its page and one line of
-# checker/puzzle_list.def (docs/ARCHITECTURE.md, "Adding a puzzle"). This test proves it on a copy
-# of the project: it adds puzzle 17, `negate` (z = -x), with exactly those five changes, builds
+# Adding a puzzle is its stub, its solution, its spec, its page, its hints and one line of
+# checker/puzzle_list.def (docs/ARCHITECTURE.md, "How to add a puzzle"). This test proves it on a
+# copy of the project: it adds puzzle 17, `negate` (z = -x), with exactly those six changes, builds
 # the checker (no CUDA, no tests: what the puzzle needs), and checks that the new puzzle is listed,
 # that its solution is solved, that its stub is reported as not solved, that `show` prints its
-# page, and that scripts/update-puzzle-docs.sh gives it its rows.
+# page, that `hint` prints its hint, and that scripts/update-puzzle-docs.sh gives it its rows.
 #   bash add_a_puzzle.sh SOURCE_DIR WORK_DIR CMAKE GENERATOR
 set -euo pipefail
 source_dir=$1 work=$2 cmake=$3 generator=$4
@@ -101,6 +101,16 @@ cat > docs/puzzles/negate.md <<'EOF'
 
 Negate a vector: `z[i] = -x[i]` for every `i` in `[0, N0)`.
 
+## Hints
+
+One hint: `./build/tilepuzzles hint 17`.
+EOF
+
+cat > docs/hints/negate.md <<'EOF'
+# Puzzle 17: negate, the hints
+
+## Hints
+
 <details><summary>Hint 1: gentle</summary>
 
 Puzzle 3 did the same with two inputs.
@@ -128,10 +138,12 @@ fi
 grep -qE '17 +negate +not solved' <<< "$out" || { echo "$out"; fail "the stub is not reported as not solved"; }
 page=$(./build/tilepuzzles show 17 --no-run)
 grep -q "Negate a vector" <<< "$page" || { echo "$page"; fail "show does not print the page"; }
+hint=$(./build/tilepuzzles hint 17)
+grep -q "Puzzle 3 did the same" <<< "$hint" || { echo "$hint"; fail "hint does not print the hint"; }
 if bash scripts/update-puzzle-docs.sh --check > /dev/null 2>&1; then
   fail "the docs' tables did not notice puzzle 17"
 fi
 bash scripts/update-puzzle-docs.sh > /dev/null
 grep -q '| 17 | \[`negate`\](docs/puzzles/negate.md) |' README.md || fail "README.md has no row for puzzle 17"
 bash scripts/update-puzzle-docs.sh --check || fail "the docs are not up to date after the script"
-echo "puzzle 17 added with five files and one line: listed, its solution solved, its stub not"
+echo "puzzle 17 added with six files and one line: listed, its solution solved, its stub not"
