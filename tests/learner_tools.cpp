@@ -3,6 +3,7 @@
 // `watch` checks again when a file is saved and stops cleanly on Ctrl-C.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 #include <sstream>
@@ -463,7 +464,13 @@ TEST_CASE("show's maps give each row of conv2d's images a row of cells", "[ux][s
   CHECK(map_rows(r.out, "z").size() == 32);
   // Wider than 64 columns, every cell covers the same number of columns (the last ones fewer):
   // long-sum's rows of 1000 in cells of 16, never cells of 15 next to cells of 16.
-  const auto wide = run_cli("show long-sum --impl solution --case 6");
+  const auto& long_sum = puzzle("long-sum").cases;
+  const auto rows_of_1000 = std::find_if(long_sum.begin(), long_sum.end(), [](const auto& c) {
+    return c.sizes == std::vector<int>{2, 1000};
+  });
+  REQUIRE(rows_of_1000 != long_sum.end());
+  const auto wide = run_cli("show long-sum --impl solution --case " +
+                            std::to_string(rows_of_1000 - long_sum.begin() + 1));
   CHECK_THAT(wide.out, Catch::Contains("x: float32 [2, 1000], input, 2 x 1000 elements as 2 x 63 "
                                        "cells of 1 x 16"));
 }

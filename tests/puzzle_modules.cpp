@@ -226,9 +226,9 @@ TEST_CASE("check never runs the kernel of an older build", "[modules]") {
   CHECK(r.exit_code == 0);
   CHECK_THAT(puzzle_line(r.out, p), Catch::Contains(" solved "));
 
-  // A module older than the main build's precompiled header, through which a new module ABI
-  // reaches it (its depfile does not name the header), is built again, not refused as built for
-  // another checker.
+  // A module older than the main build's precompiled header, through which tl's headers and a
+  // new module ABI reach it (its depfile does not name the header), is built again, not loaded
+  // stale or refused as built for another checker.
   const std::string binary = TILEPUZZLES_BINARY;
   const std::string build = binary.substr(0, binary.find_last_of('/'));
   const std::string pch = build + "/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx.gch";
@@ -243,8 +243,9 @@ TEST_CASE("check never runs the kernel of an older build", "[modules]") {
                                      {header.st_mtim.tv_sec - 1, header.st_mtim.tv_nsec}};
   REQUIRE(::utimensat(AT_FDCWD, module.c_str(), before_header, 0) == 0);
   r = run_cli(check + " --no-build");
-  CHECK_THAT(r.out, Catch::Contains("not checked: the checker's headers changed since " + file +
-                                    " was last compiled"));
+  // The precompiled header is named, unless a file the depfile lists changed since it was built.
+  CHECK_THAT(r.out, Catch::Contains("not checked: ") &&
+                        Catch::Contains(" changed since it was last compiled"));
   r = run_cli(check);
   CHECK(r.exit_code == 0);
   CHECK_THAT(puzzle_line(r.out, p), Catch::Contains(" solved "));
