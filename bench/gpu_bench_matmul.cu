@@ -8,7 +8,9 @@
 //   bf16   accumulation and output, against cublasGemmEx with fp16 / bf16 operands and
 //          CUBLAS_COMPUTE_32F (output in the operands' type, as torch.matmul does).
 // The tensor-core kernels also come with the next step's operands loaded before this step's dot,
-// by hand (what a pipelined k-loop does).
+// by hand (what a pipelined k-loop does); fp16 and bf16 also as the fast variant of the solution
+// (solutions/matmul_fast.hpp: tensor descriptors in a pipelined range, rings the copy engine
+// fills, grouped tiles).
 //
 // Every implementation is first run once on an output filled with NaN and checked: every element
 // finite, and 256 sampled elements against a double-precision product of the operands as the
@@ -28,9 +30,11 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/gpu_bench_session.cuh"
+#include "bench/matmul_fast_configs.hpp"
 #include "bench/matmul_kernels.hpp"
 #include "solutions/matmul.hpp"
 #include "tile/precision.hpp"
@@ -205,6 +209,16 @@ void tf32_kernel(matmul_run& r, operands<float>& p, const char* how) {
       r, tile_name(B0, B1, B_MID) + how, tf32, p);
 }
 
+// The fast variant of the solution (solutions/matmul_fast.hpp) in each configuration of
+// bench/matmul_fast_configs.hpp, each built in its own unit (bench/gpu_bench_matmul_fast.cu).
+template <class T, int... I>
+void fast_rows(matmul_run& r, const dtype_info& dtype, operands<T>& p, std::integer_sequence<int, I...>) {
+  constexpr bool bf16 = std::is_same_v<T, __nv_bfloat16>;
+  (r.measure("matmul", fast_config_name(fast_configs[I]), dtype, p, p.z32.data,
+             [&](int, cudaStream_t stream) { matmul_fast<I>(bf16, p.x.data, p.y.data, p.z32.data, r.n, stream); }),
+   ...);
+}
+
 // The solution's loop with half operands: T is cuBLAS's type, TlT tl's of the same bits.
 template <class T, class TlT>
 void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& fx,
@@ -215,6 +229,7 @@ void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& 
   cublas_gemm(r, handle, is_fp16 ? "cublasGemmEx fp16" : "cublasGemmEx bf16", dtype, p, p.z.data,
               is_fp16 ? CUDA_R_16F : CUDA_R_16BF, is_fp16 ? CUDA_R_16F : CUDA_R_16BF,
               CUBLAS_COMPUTE_32F);
+  fast_rows(r, dtype, p, std::make_integer_sequence<int, fast_config_count>{});
   using tl::ieee_t;
   tl_matmul<MatmulAs<TlT, ieee_t, 64, 64, 32>, TlT, T, 64, 64>(r, tile_name(64, 64, 32), dtype, p);
   tl_matmul<MatmulAs<TlT, ieee_t, 128, 64, 32>, TlT, T, 128, 64>(r, tile_name(128, 64, 32), dtype, p);
@@ -241,7 +256,7 @@ void half_sweep(matmul_run& r, cublasHandle_t handle, const std::vector<float>& 
     });
   }
 }
-constexpr int half_rows = 1 + 6 + 5 + 5;
+constexpr int half_rows = 1 + fast_config_count + 6 + 5 + 5;
 
 constexpr int fp32_rows = 2 + 6 + 7;  // SGEMM, TF32 cuBLAS, the solution's 6 tiles, TF32's 7
 

@@ -17,6 +17,7 @@
 #include "checker/device_tensors.hpp"
 #include "checker/launch.hpp"
 #include "cuda/shared_arena.cuh"
+#include "cuda/tensor_maps.cuh"
 
 namespace tp::gpu {
 
@@ -50,6 +51,7 @@ __global__ void __launch_bounds__(32 * Kernel::num_warps, min_blocks_per_multipr
                 "tl (GPU backend): this kernel's num_warps is not the warp count this translation "
                 "unit's tl was built for (TL_NUM_WARPS): launch it from a unit built for its count");
   kernel(args...);
+  tl::cuda::release_tensor_maps();
 }
 
 // The dynamic shared memory a launch of `function` needs: its tl arena, 128 times the markers
@@ -176,6 +178,10 @@ std::string launch(const launch_request& request) {
       return describe(e, ("copying " + t.name + " to the GPU").c_str());
   }
   const dim3 grid(request.grid[0], request.grid[1], request.grid[2]);
+  // Global memory for the tensor maps the kernel's descriptors build (cuda/tensor_maps.cuh).
+  if (auto problem = tl::cuda::provide_tensor_maps(1LL * request.grid[0] * request.grid[1] * request.grid[2]);
+      !problem.empty())
+    return problem;
   std::string arena_error;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     constexpr auto function = program<Kernel, std::tuple_element_t<I, params>...>;

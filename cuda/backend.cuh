@@ -13,6 +13,7 @@
 //   cuda/pipeline.cuh      loads of a pipelined tl::range: cp.async into per-thread stage slots, ahead
 //   cuda/operand_stages.cuh  the same for dot's 16-bit operands: cp.async into dot's swizzled rows
 //   cuda/mma.cuh           dot on the tensor cores (tl::tf32, float16, bfloat16): mma.sync, ldmatrix, swizzled shared memory
+//   cuda/descriptor.cuh    tensor descriptors' blocks
 //
 // The warps per program are a compile-time constant of the translation unit (TL_NUM_WARPS, part
 // of the inline namespace, tile/config.hpp): a kernel is built in the unit whose warp count is
@@ -25,6 +26,7 @@
 #include <type_traits>
 
 #include "cuda/convert.cuh"
+#include "cuda/descriptor.cuh"
 #include "cuda/dot.cuh"
 #include "cuda/evaluate.cuh"
 #include "cuda/layout.cuh"

@@ -11,6 +11,12 @@
 // every thread reaches (a thread that returned, or waits at another one) is reported, not hung:
 // that is the "no barrier reachable by only some threads" rule, checked.
 //
+// Hopper's copy engine is modelled too (cuda/arch/tma.cuh): an mbarrier is a record of its
+// arrivals, expected bytes and phase, kept beside the block; a tensor copy is recorded on its
+// barrier and made only when a thread waits on that barrier, so a read of shared memory that no
+// wait covers sees the old bytes, as it may on a GPU; a wait that nothing can complete (no thread
+// left to arrive, no copy left to land) is reported, not hung.
+//
 // What this does not emulate: the memory model (a block runs in barrier-separated phases, so a
 // race between threads of a block goes unseen; compute-sanitizer's racecheck covers that on a
 // GPU), warp-synchronous timing, and the special instructions of tile/lanes.hpp (the portable
@@ -24,8 +30,10 @@
 #include <setjmp.h>
 #include <ucontext.h>
 
+#include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -74,6 +82,24 @@ struct block {
   };
   std::vector<std::vector<std::vector<async_copy>>> async_groups;
   std::vector<std::vector<async_copy>> async_open;
+  // mbarriers by address: a tensor copy waits on its barrier until a thread waits there.
+  struct tensor_copy {
+    void* to;
+    const void* map;
+    int coords[5];
+    int rank;
+  };
+  struct mbarrier {
+    unsigned arrivals = 0;  // expected per phase
+    unsigned pending = 0;   // arrivals still missing in this phase
+    long long tx = 0;       // bytes expected and not yet landed
+    unsigned phase = 0;
+    std::vector<tensor_copy> copies;
+  };
+  std::map<const void*, mbarrier> barriers;
+  // Bumped by whatever may let a waiting thread go on (an arrival, a copy landing): a pass of
+  // the spinning threads with no such step is a wait that never completes.
+  unsigned long long progress = 0;
   int exchange_round = 0;
   std::function<void()> body;
   std::string error;
@@ -90,7 +116,14 @@ struct block {
   }
 
   // Runs `body` once per thread; returns what went wrong, or nothing.
+  // Which run of a block this is, counting every block's: static shared memory outlives a run
+  // here (on a GPU a launch finds garbage), so a value a run leaves there can be told from one of
+  // this run (cuda/ring.cuh's busy word).
+  static inline unsigned runs = 0;
+  unsigned run_number = 0;
+
   std::string run(dim3 block_index, dim3 grid_size, int thread_count, std::function<void()> fn) {
+    run_number = ++runs;
     index = block_index;
     grid = grid_size;
     threads = thread_count;
@@ -104,6 +137,7 @@ struct block {
     exchange_round = 0;
     async_groups.assign(threads, {});
     async_open.assign(threads, {});
+    barriers.clear();
     // Stacks are kept for the next block: allocating and touching them again is the slow part.
     static thread_local std::vector<std::unique_ptr<char[]>> stacks;
     while (static_cast<int>(stacks.size()) < threads) stacks.emplace_back(new char[stack_bytes]);
@@ -118,8 +152,10 @@ struct block {
     }
     block* outer = current_block;
     current_block = this;
-    // Phases: every thread runs until its next barrier or its end.
+    // Phases: every thread runs until its next barrier, a wait on an mbarrier that has not
+    // completed (spinning), or its end; spinning threads run again while others make progress.
     for (;;) {
+      const unsigned long long progress_before = progress;
       // The cursor is a member: the scheduler's locals do not survive a _longjmp back here.
       for (cursor = 0; cursor < threads;) {
         const int t = cursor++;
@@ -132,9 +168,23 @@ struct block {
           swapcontext(&scheduler, &fibers[t]);
         }
       }
-      int at_barrier = 0, finished = 0;
-      for (int s : state) (s == 1 ? at_barrier : finished) += s != 0;
+      if (!error.empty()) break;
+      int at_barrier = 0, finished = 0, spinning = 0;
+      for (int s : state) {
+        at_barrier += s == 1;
+        finished += s == 2;
+        spinning += s == 3;
+      }
       if (finished == threads) break;
+      if (spinning > 0) {
+        if (progress == progress_before) {
+          error = "an mbarrier wait never completes: " + std::to_string(spinning) + " of the block's " +
+                  std::to_string(threads) + " threads wait on a phase that no thread arrives on and no copy lands on";
+          break;
+        }
+        for (int& s : state) s = s == 3 ? 0 : s;
+        continue;
+      }
       if (at_barrier != threads) {
         error = "a barrier was reached by " + std::to_string(at_barrier) + " of the block's " +
                 std::to_string(threads) + " threads; the others returned";
@@ -147,9 +197,20 @@ struct block {
     return error;
   }
 
-  void barrier() {
+  void barrier() { suspend(1); }
+  // What the running thread did wrong (an exception cannot leave a fiber): the block stops there
+  // and run() returns it.
+  [[noreturn]] void abandon(const std::string& what) {
+    if (error.empty()) error = what;
+    state[running] = 2;
+    _longjmp(back, 1);
+  }
+  // A wait that could not complete yet: the thread runs again after the others have had a turn.
+  void spin() { suspend(3); }
+
+  void suspend(int why) {
     const int me = running;
-    state[me] = 1;
+    state[me] = why;
     if (_setjmp(resume[me].at) == 0) _longjmp(back, 1);
   }
 };
@@ -175,6 +236,75 @@ inline void async_wait(std::size_t pending) {
   for (; groups.size() - done > pending; ++done)
     for (const auto& c : groups[done]) std::memcpy(c.to, c.from, static_cast<std::size_t>(c.bytes));
   groups.erase(groups.begin(), groups.begin() + static_cast<std::ptrdiff_t>(done));
+}
+
+// mbarrier.init, .inval, arrive, arrive.expect_tx and try_wait.parity (cuda/arch/tma.cuh).
+inline void mbarrier_init(const void* bar, unsigned arrivals) {
+  auto& b = this_block();
+  b.barriers[bar] = block::mbarrier{arrivals, arrivals, 0, 0, {}};
+}
+inline block::mbarrier& mbarrier_at(const void* bar, const char* what) {
+  auto& b = this_block();
+  const auto it = b.barriers.find(bar);
+  if (it == b.barriers.end()) b.abandon(std::string(what) + " on an mbarrier that is not initialized");
+  return it->second;
+}
+inline void mbarrier_inval(const void* bar) {
+  if (!mbarrier_at(bar, "mbarrier.inval").copies.empty())
+    this_block().abandon("mbarrier.inval with a copy still in flight on it (no thread waited for it)");
+  this_block().barriers.erase(bar);
+}
+inline void mbarrier_complete_if_done(block::mbarrier& m) {
+  if (m.pending != 0 || m.tx != 0) return;
+  m.phase ^= 1;
+  m.pending = m.arrivals;
+}
+inline void mbarrier_arrive_expect_tx(const void* bar, unsigned bytes) {
+  auto& m = mbarrier_at(bar, "mbarrier.arrive.expect_tx");
+  if (m.pending == 0) this_block().abandon("more arrivals on an mbarrier than it expects");
+  m.tx += bytes;
+  --m.pending;
+  ++this_block().progress;
+  mbarrier_complete_if_done(m);
+}
+inline void mbarrier_arrive(const void* bar) {
+  auto& m = mbarrier_at(bar, "mbarrier.arrive");
+  if (m.pending == 0) this_block().abandon("more arrivals on an mbarrier than it expects");
+  --m.pending;
+  ++this_block().progress;
+  mbarrier_complete_if_done(m);
+}
+// Whether the phase of this parity has completed. A wait for the phase in progress lands the
+// copies recorded on the barrier first (Perform makes each from its map); a wait for the parity
+// of the phase before returns at once, as on a GPU, and lands nothing.
+template <class Perform>
+bool mbarrier_try_wait_parity(const void* bar, unsigned parity, Perform&& perform) {
+  auto& m = mbarrier_at(bar, "mbarrier.try_wait.parity");
+  if ((m.phase & 1u) != (parity & 1u)) return true;
+  if (!m.copies.empty()) {
+    auto copies = std::move(m.copies);
+    m.copies.clear();
+    for (const auto& c : copies) m.tx -= perform(c);
+    ++this_block().progress;
+    mbarrier_complete_if_done(m);
+  }
+  return (m.phase & 1u) != (parity & 1u);
+}
+inline void spin() { this_block().spin(); }
+
+// cp.async.bulk.tensor: recorded on its barrier, made when a thread waits there.
+inline void tma_load(void* to, const void* map, const int* coords, int rank, const void* bar) {
+  block::tensor_copy c{to, map, {}, rank};
+  for (int d = 0; d < rank; ++d) c.coords[d] = coords[d];
+  mbarrier_at(bar, "cp.async.bulk.tensor").copies.push_back(c);
+}
+
+// A tensor map: the fields, as the copy engine would read them from the 128 bytes.
+inline void tensor_map_build(void* staging, void* map, const void* fields, std::size_t bytes) {
+  if (bytes > 128) this_block().abandon("a tensor map's fields pass 128 bytes");
+  std::memset(staging, 0, 128);
+  std::memcpy(staging, fields, bytes);
+  std::memcpy(map, staging, 128);
 }
 
 }  // namespace tl::emulation

@@ -465,6 +465,20 @@ __device__ __forceinline__ void stage_from_registers(const X& x, const Data& dat
   stage(data.storage);
 }
 
+// Where a dot leaves its product in flight: a tile of a descriptor ring read in its slot notes it
+// for the ring (cuda/ring.cuh), which then waits for all products but the newest before it
+// refills the slot an iteration before last read.
+template <class X>
+__device__ __forceinline__ void note_in_flight(const X& x) {
+  if constexpr (requires { typename X::layout_type; }) {
+    using L = typename X::layout_type;
+    if constexpr (is_staged_layout<L> || is_staged_transposed_layout<L>) {
+      if constexpr (requires { x.storage.again.source().note_in_flight(); })
+        if (x.storage.staged != nullptr && x.storage.again.set) x.storage.again.source().note_in_flight();
+    }
+  }
+}
+
 // dot's own staging of its operands for wgmma: aligned to its swizzles' 8 rows.
 template <int Bytes>
 struct wgmma_operands_key;
@@ -604,6 +618,10 @@ __device__ __forceinline__ auto dot_mma(const A& a, const B& b, const C& acc) {
       wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, fragment, bs, row0);
     } else {
       wgmma_steps<Elem, tiles, SwzA, SwzB, b_rows, K, in_flight>(out.storage.regs, as, bs, row0);
+    }
+    if constexpr (in_flight) {
+      note_in_flight(da);
+      note_in_flight(db);
     }
   } else {
 #if defined(__CUDACC__)

@@ -42,6 +42,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "cuda/arch/tma.cuh"
 #include "cuda/evaluate.cuh"
 #include "cuda/memory.cuh"
 #include "cuda/runs.cuh"
@@ -130,6 +131,25 @@ __device__ __forceinline__ bool visit_state(const E& e, unsigned*& words) {
 
 // ---------------------------------------------------------------------------------------------
 
+// What a ring site (cuda/ring.cuh) keeps in each thread, the same in every thread, in as few
+// registers as it can (each one is taken from the accumulator's): where its buffer is (null until
+// it is claimed: its barriers first, then its slots), which site it is (the low 32 bits of an
+// address, which one kernel's statics never share), the claim's tensor map, the claim's other
+// coordinate, the linked coordinate of its next copy, and in `state` its slots (bits 24-31), the
+// slot of its next read (0-7) and of its next copy (8-15), the parity of the full barrier's phase
+// the next read waits for (16), whether copies have come round to slots read before (17: then a
+// copy waits for the slot's empty barrier first) and the parity of that barrier's phase (18).
+struct ring_site {
+  unsigned char* memory = nullptr;
+  unsigned key = 0;
+  const void* map = nullptr;
+  int other = 0;
+  int next_index = 0;
+  unsigned state = 0;
+  __device__ __forceinline__ int slots() const { return static_cast<int>(state >> 24); }
+  __device__ __forceinline__ std::uint64_t* full() const { return reinterpret_cast<std::uint64_t*>(memory); }
+};
+
 // What a pipelined range keeps per thread (its sites' slots, groups and claimed scalars are in
 // their stage buffers, in shared memory: local memory would miss the L1 that shared memory takes).
 template <int Stages>
@@ -153,6 +173,10 @@ struct pipeline_sites {
   unsigned claim[max_sites] = {};
   bool dead[max_sites] = {};
   int reached[max_sites] = {};  // the last iteration that ran the site
+  // The descriptor rings (cuda/ring.cuh): each site's state, and the last iteration in which a
+  // dot of a ring's tile left its group in flight.
+  ring_site ring[max_sites] = {};
+  int ring_dot_iteration = -2;
 
   // Records that site `rank` ran this iteration. False (and the site dead from then on) where an
   // iteration skipped it (a load inside an `if`): that iteration issued no copy, so the slots no
@@ -166,6 +190,27 @@ struct pipeline_sites {
     return true;
   }
 };
+
+// The end of a range with descriptor rings (cuda/ring.cuh): once every thread is past its last
+// wait on their barriers, thread 0 invalidates them and frees each ring's buffer for the next
+// range that claims it. Every issued copy has been waited for (a ring issues copies only for
+// iterations of the range, and each iteration waits for its own).
+template <int Stages>
+__device__ __forceinline__ void ring_release(pipeline_sites<Stages>& p) {
+  bool any = false;
+  for (int r = 0; r < p.max_sites; ++r) any = any || p.ring[r].memory != nullptr;
+  if (!any) return;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int r = 0; r < p.max_sites; ++r) {
+      if (p.ring[r].memory == nullptr) continue;
+      std::uint64_t* const barriers = p.ring[r].full();
+      const int slots = p.ring[r].slots();
+      for (int b = 0; b < 2 * slots; ++b) arch::mbarrier_inval(barriers + b);
+      *reinterpret_cast<unsigned*>(barriers + 2 * slots) = 0;  // the busy word
+    }
+  }
+}
 
 // The name of one load site's stage buffer in the arena (cuda/shared_arena.cuh): its types.
 template <class... Types>
@@ -358,6 +403,7 @@ struct pipeline {
   __device__ __forceinline__ ~pipeline() {
     if (sites.committed != 0) cuda::wait_all_copies();  // no copy lands after the range
     cuda::wgmma_wait_all();  // nor does a dot's group run on (cuda/mma.cuh)
+    cuda::ring_release(sites);  // nor is a ring's barrier in use (cuda/ring.cuh)
   }
 };
 template <>

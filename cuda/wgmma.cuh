@@ -138,6 +138,14 @@ __device__ __forceinline__ void wgmma_wait_all() {
 #endif
 }
 
+// Waits for every wgmma group of this warpgroup but the newest (cuda/ring.cuh: the product of
+// the last iteration stays in flight while the one before it is done with its slot).
+__device__ __forceinline__ void wgmma_wait_all_but_newest() {
+#if !defined(TL_EMULATED_GPU) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if constexpr (num_warps % 4 == 0) asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+#endif
+}
+
 // Orders this thread's earlier writes to shared memory before later wgmma reads of it (after a
 // barrier, for every thread's writes). Nothing to order where wgmma is not built.
 __device__ __forceinline__ void fence_shared_for_wgmma() {

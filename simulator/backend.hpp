@@ -901,9 +901,11 @@ inline constexpr bool gpu_may_prefetch =
     state_words<PE>() + state_words<MaskE>() <= sim::prefetch_sites::max_state_words;
 
 // Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
-// when there is no `other`.
-template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
-auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location& loc) {
+// when there is no `other`. When the launch records a trace, `record(trace, buffer, program)`
+// records the access first (what tl::load records is trace_access's; a descriptor's differs).
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE, class Record>
+auto load_recorded(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location& loc,
+                   Record&& record) {
   auto& ctx = sim::current_context();
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
@@ -917,7 +919,7 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
     zeros.storage.origin = {};
     return zeros;
   }
-  if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, false);
+  if (ctx.trace) record(*ctx.trace, *buf, ctx.linear_program);
   const int me = ctx.linear_program;
   const long long loads_before = buf->counters.loads;
   data_tile<Elem, S> out(detail::uninitialized_t{});
@@ -940,6 +942,14 @@ auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_locat
   buf->count_line(loc, false, buf->counters.loads - loads_before);
   if constexpr (gpu_may_prefetch<PE, MaskE>) sim::replay_prefetch<Elem, S, PE, MaskE, OtherE>(pe, m, *buf, loc);
   return out;
+}
+
+template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
+auto load(const PE& pe, const MaskE& m, const OtherE& o, const std::source_location& loc) {
+  return load_recorded<Elem, S, has_other>(
+      pe, m, o, loc, [&](sim::access_trace& trace, const sim::buffer& buf, int program) {
+        detail::trace_access<S>(trace, pe, m, buf, program, false);
+      });
 }
 
 // The lane-by-lane store: the reference for store_in_bulk, and what words its diagnostics.
@@ -1011,9 +1021,11 @@ void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* b
   check.raise_if_any();
 }
 
-// Stores one element per active lane; masked-off lanes write nothing.
-template <class Elem, class S, class PE, class V, class MaskE>
-void store(const PE& pe, const V& v, const MaskE& m, const std::source_location& loc) {
+// Stores one element per active lane; masked-off lanes write nothing. `record` as for
+// load_recorded.
+template <class Elem, class S, class PE, class V, class MaskE, class Record>
+void store_recorded(const PE& pe, const V& v, const MaskE& m, const std::source_location& loc,
+                    Record&& record) {
   auto& ctx = sim::current_context();
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
@@ -1022,12 +1034,20 @@ void store(const PE& pe, const V& v, const MaskE& m, const std::source_location&
     detail::dry_access<S>(pe, m, *buf, "stores to", loc);
     return;
   }
-  if (ctx.trace) detail::trace_access<S>(*ctx.trace, pe, m, *buf, ctx.linear_program, true);
+  if (ctx.trace) record(*ctx.trace, *buf, ctx.linear_program);
   const int me = ctx.linear_program;
   const long long stores_before = buf->counters.stores;
   if (ctx.lane_by_lane || !detail::store_in_bulk<Elem, S>(pe, v, m, *buf, me))
     store_lane_by_lane<Elem, S>(pe, v, m, buf, me, loc);
   buf->count_line(loc, true, buf->counters.stores - stores_before);
+}
+
+template <class Elem, class S, class PE, class V, class MaskE>
+void store(const PE& pe, const V& v, const MaskE& m, const std::source_location& loc) {
+  store_recorded<Elem, S>(pe, v, m, loc,
+                          [&](sim::access_trace& trace, const sim::buffer& buf, int program) {
+                            detail::trace_access<S>(trace, pe, m, buf, program, true);
+                          });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1496,3 +1516,5 @@ struct pipeline<1> {
 
 }  // namespace TL_ABI
 }  // namespace tl
+
+#include "simulator/descriptor.hpp"

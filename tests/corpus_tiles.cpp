@@ -11,6 +11,7 @@
 #include "checker/specs/flash_attention_simple.hpp"
 #include "checker/specs/matmul.hpp"
 #include "corpus.hpp"
+#include "solutions/matmul_fast.hpp"
 
 namespace wrong {
 
@@ -366,6 +367,12 @@ struct MatmulBackwardsOverMid {
   }
 };
 
+// The fast variant of the solution (tensor descriptors in a pipelined range, grouped tiles),
+// with float operands: held to the same spec as the solution. (On the GPU its fp16 and bf16
+// forms run in tilepuzzles bench matmul, checked against a product in double.)
+template <int B0, int B1, int B_MID>
+using MatmulFastDescriptors = solutions::MatmulFast<float, B0, B1, B_MID>;
+
 }  // namespace twin
 
 TP_CORPUS_GROUP("tiles");
@@ -395,4 +402,5 @@ TP_TWIN(FlashAttentionBackwards, flash_attention_simple);
 TP_TWIN(Conv2dAdvancingPointers, conv2d);
 TP_TWIN(MatmulAdvancingPointers, matmul);
 TP_TWIN(MatmulBackwardsOverMid, matmul);
+TP_TWIN(MatmulFastDescriptors, matmul);
 TP_CORPUS_TESTS("tiles")

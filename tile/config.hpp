@@ -24,12 +24,15 @@
 // rejected by nvcc when a kernel's expressions do not depend on its template parameters.
 #define TL_KERNEL __device__
 #define TL_FN __device__ inline
+// A function the compiler must inline, so that what its caller knows as constants stays known.
+#define TL_FORCE_INLINE __device__ __forceinline__
 #define TL_UNROLL _Pragma("unroll")
 #else
 #define TL_BACKEND_CPU 1
 #define TL_ABI cpu
 #define TL_KERNEL
 #define TL_FN inline
+#define TL_FORCE_INLINE inline
 #define TL_UNROLL
 #endif
 

@@ -87,6 +87,7 @@ struct range_index_expr : expr_base<range_index_expr<Stages>> {
   }
 template <int Stages>
 struct range_index {
+  static constexpr int stages = Stages;
   range_state<Stages>* range;
   TL_FN operator int() const { return range->current; }
   TL_FN range_index_expr<Stages> tile() const { return range_index_expr<Stages>(range); }

@@ -15,6 +15,7 @@
 #include "checker/binding.hpp"
 #include "checker/device_tensors.hpp"
 #include "checker/launch.hpp"
+#include "cuda/tensor_maps.cuh"
 
 namespace tp::emulated {
 
@@ -65,6 +66,7 @@ std::string launch(const launch_request& request) {
     buffers.push_back(std::move(b));
   }
   tl::emulation::block block;
+  (void)tl::cuda::provide_tensor_maps(1LL * request.grid[0] * request.grid[1] * request.grid[2]);
   const dim3 grid{static_cast<unsigned>(request.grid[0]), static_cast<unsigned>(request.grid[1]),
                   static_cast<unsigned>(request.grid[2])};
   for (unsigned z = 0; z < grid.z; ++z)
@@ -73,6 +75,7 @@ std::string launch(const launch_request& request) {
         const std::string error = block.run({x, y, z}, grid, 32 * Kernel::num_warps, [&] {
           [&]<std::size_t... I>(std::index_sequence<I...>) {
             Kernel{}(kernel_argument<std::tuple_element_t<I, params>>(I, buffers, request.sizes)...);
+            tl::cuda::release_tensor_maps();
           }(std::make_index_sequence<std::tuple_size_v<params>>{});
         });
         if (!error.empty())

@@ -394,3 +394,31 @@ TEST_CASE("loads in a pipelined tl::range give the bits of the same loads in a p
   });
   CHECK(kernels >= 4);
 }
+
+TEST_CASE("blocks moved through tensor descriptors give the simulator's bits: zeros outside the "
+          "shape, nothing written past it",
+          "[gpu][descriptor]") {
+  int kernels = 0;
+  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+    if (std::string(name).rfind("descriptors", 0) != 0) return;
+    ++kernels;
+    test_setup sim, gpu;
+    const std::string error = run_on_both<Kernel>(name, sim, gpu);
+    INFO(name);
+    REQUIRE(error.empty());
+    const auto& want = sim.tensors.back().values;
+    const auto& got = gpu.tensors.back().values;
+    REQUIRE(got.size() == want.size());
+    std::vector<std::string> wrong;
+    for (std::size_t i = 0; i < want.size() && wrong.size() < 8; ++i)
+      if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i])) {
+        std::ostringstream m;
+        m << "z[" << i << "] is " << got[i] << " on " << under_test << ", " << want[i]
+          << " in the simulator";
+        wrong.push_back(m.str());
+      }
+    for (const auto& w : wrong) UNSCOPED_INFO(w);
+    CHECK(wrong.empty());
+  });
+  CHECK(kernels == 3);
+}

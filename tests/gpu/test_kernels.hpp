@@ -3,12 +3,14 @@
 // side (tests/gpu/parity.cpp) and the GPU side (tests/gpu/kernels.inc) use the same list.
 #pragma once
 
+#include "tests/kernels/descriptor.hpp"
 #include "tests/kernels/dot.hpp"
 #include "tests/kernels/dot_precision.hpp"
 #include "tests/kernels/every_op.hpp"
 #include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
 #include "tests/kernels/pipeline.hpp"
+#include "tests/kernels/ring.hpp"
 #include "tests/kernels/runs.hpp"
 #include "tests/kernels/semantics.hpp"
 #include "tests/kernels/trans.hpp"
@@ -87,6 +89,26 @@ void for_each_test_kernel(F&& f) {
   // A warpgroup's accumulator: wgmma reads the slots (cuda/wgmma.cuh).
   f.template operator()<test_kernels::PipelinedHalfDot<tl::float16, 3, 64, 64, 32, 4>>(
       "pipelined half dot float16<64, 64, 32>, 3 stages, 4 warps");
+  // Tensor descriptors: blocks over the edges, at negative coordinates, 1-D, 3-D, transposed;
+  // rows of 80 and 48 bytes (the copy engine takes them, on sm_90a and in the emulation) and of
+  // 90 (it does not: plain loads).
+  f.template operator()<test_kernels::Descriptors<float, 10, 20, 4, 8, 4>>(
+      "descriptors float [10, 20], blocks [4, 8], 4 warps");
+  f.template operator()<test_kernels::Descriptors<tl::float16, 6, 24, 1, 16, 1>>(
+      "descriptors float16 [6, 24], blocks [1, 16], 1 warp");
+  f.template operator()<test_kernels::Descriptors<tl::bfloat16, 20, 45, 8, 32, 8>>(
+      "descriptors bfloat16 [20, 45], blocks [8, 32], 8 warps");
+  // Descriptor loads in pipelined ranges: rings the copy engine fills (cuda/ring.cuh), read in
+  // place by wgmma (4 and 8 warps) and by mma.sync (1 warp); 2 slots (the product waited for
+  // before a refill), 3 and 4 (the last product in flight).
+  f.template operator()<test_kernels::DescriptorRing<tl::float16, 3, 64, 64, 32, 4>>(
+      "descriptor ring float16<64, 64, 32>, 3 stages, 4 warps");
+  f.template operator()<test_kernels::DescriptorRing<tl::bfloat16, 2, 64, 32, 16, 4>>(
+      "descriptor ring bfloat16<64, 32, 16>, 2 stages, 4 warps");
+  f.template operator()<test_kernels::DescriptorRing<tl::float16, 4, 32, 32, 16, 1>>(
+      "descriptor ring float16<32, 32, 16>, 4 stages, 1 warp");
+  f.template operator()<test_kernels::DescriptorRing<tl::bfloat16, 3, 128, 64, 64, 8>>(
+      "descriptor ring bfloat16<128, 64, 64>, 3 stages, 8 warps");
 }
 
 // Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test
