@@ -240,3 +240,21 @@ TEST_CASE("A dry launch checks offsets against a buffer without data, of any siz
     }
   }
 }
+
+TEST_CASE("tl::cdiv rounds up without leaving int32 near 2^31, and agrees with (a + b - 1) / b "
+          "wherever that stays in int32",
+          "[size-bounds]") {
+  // The fast matmul's grouped program order takes cdiv(N0, B0) at N0 = 2^31 - 1, the matmul's
+  // size bound: (a + b - 1) / b wrapped there and sent its blocks to negative rows.
+  constexpr int max = std::numeric_limits<int>::max();
+  STATIC_REQUIRE(tl::cdiv(max, 16) == 134217728);
+  STATIC_REQUIRE(tl::cdiv(max, 1) == max);
+  STATIC_REQUIRE(tl::cdiv(max - 15, 16) == 134217727);
+  int differ = 0;
+  for (int a = -40; a <= 40; ++a)
+    for (int b = 1; b <= 9; ++b) {
+      const int expected = a >= 0 ? (a + b - 1) / b : -((-a) / b);  // the ceiling, either sign
+      differ += tl::cdiv(a, b) != expected;
+    }
+  CHECK(differ == 0);
+}
