@@ -1,6 +1,8 @@
 #include "checker/check.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <map>
 #include <cmath>
 #include <sstream>
@@ -345,13 +347,14 @@ struct activity {
 // empty body; nor has one that loads and computes but never stores.
 activity activity_in_cases(const kernel_entry& kernel, sim_launcher launcher,
                            const check_options& options, const puzzle_spec& spec,
-                           const std::vector<case_data>& cases) {
+                           const std::function<const case_data&(std::size_t)>& case_at) {
   tl::sim::launch_options launch;
   launch.op_budget = options.op_budget;
   activity seen;
-  for (std::size_t c = 0; c < cases.size(); ++c) {
-    if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
-    auto tensors = cases[c].tensors;
+  for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+    // The small cases are enough to tell an empty kernel from one that stores somewhere.
+    if (spec.cases[c].large || !spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
+    auto tensors = case_at(c).tensors;
     if (options.on_case) {
       const std::string order = tl::sim::order_name(launch.order);
       options.on_case({"case " + numbered_case_label(spec, c, kernel.blocks, order, kernel.dtype),
@@ -464,6 +467,20 @@ std::optional<diagnostic> check_clean_run(const puzzle_spec& spec, const std::st
   return std::nullopt;
 }
 
+// The programs at the corners of a grid: the first and the last along each axis, as linear ids.
+std::vector<int> corner_programs(const std::array<int, 3>& grid) {
+  std::vector<int> ids;
+  for (int z : {0, grid[2] - 1})
+    for (int y : {0, grid[1] - 1})
+      for (int x : {0, grid[0] - 1}) {
+        const long long id = x + 1LL * grid[0] * (y + 1LL * grid[1] * z);
+        if (id >= 0 && id <= std::numeric_limits<int>::max() &&
+            std::find(ids.begin(), ids.end(), static_cast<int>(id)) == ids.end())
+          ids.push_back(static_cast<int>(id));
+      }
+  return ids;
+}
+
 bool launchers_given(const puzzle_spec& spec, impl which) {
   return !spec.kernels.empty() &&
          std::all_of(spec.kernels.begin(), spec.kernels.end(),
@@ -568,7 +585,9 @@ void explain_by_other(const puzzle_spec& spec, std::size_t case_index, const ker
 int simulator_runs(const puzzle_spec& spec) {
   int runs = 0;
   for (const kernel_entry& kernel : spec.kernels)
-    for (const test_case& c : spec.cases) runs += spec.runs(c.sizes, kernel.blocks) ? 3 : 0;
+    // Three orders for a small case, one for a case of the large tier.
+    for (const test_case& c : spec.cases)
+      runs += spec.runs(c.sizes, kernel.blocks) ? (c.large ? 1 : 3) : 0;
   return runs;
 }
 
@@ -614,93 +633,156 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       launchers.push_back(reinterpret_cast<sim_launcher>(l));
   }
 
-  // The cases' inputs and expected outputs, once per dtype the kernels are instantiated with.
-  std::map<dtype, std::vector<case_data>> cases_by_dtype;
-  auto cases_for = [&](const kernel_entry& kernel) -> const std::vector<case_data>& {
+  // The cases' inputs and expected outputs, once per dtype the kernels are instantiated with,
+  // made when a case first runs (the large tier's only once the small cases pass).
+  std::map<dtype, std::map<std::size_t, case_data>> cases_by_dtype;
+  auto case_for = [&](const kernel_entry& kernel, std::size_t c) -> const case_data& {
     auto& cases = cases_by_dtype[kernel.dtype];
-    if (cases.empty())
-      for (std::size_t c = 0; c < spec.cases.size(); ++c)
-        cases.push_back(make_case(spec, spec.cases[c], options.seed, c, kernel.dtype));
-    return cases;
+    auto it = cases.find(c);
+    if (it == cases.end())
+      it = cases.emplace(c, make_case(spec, spec.cases[c], options.seed, c, kernel.dtype)).first;
+    return it->second;
   };
 
-  for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
-    const kernel_entry& kernel = spec.kernels[k];
-    const std::vector<case_data>& cases = cases_for(kernel);
-    for (std::size_t c = 0; c < spec.cases.size(); ++c) {
-      if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
-      for (auto order : options.orders) {
-        at_case(c, kernel, tl::sim::order_name(order));
-        const std::string where = "case " + report.case_label();
-        if (options.on_case)
-          options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order, k});
-        auto tensors = cases[c].tensors;
-        const launch_request request = request_for(spec, c, kernel, tensors);
-        launch.order = order;
-        launch.seed = mix_seed(options.seed, c, 0x5eed);
-        sim_outcome run = launchers[k](request, launch);
-        ++report.runs;
-        report.max_program_ops = std::max(report.max_program_ops, run.result.max_program_ops);
-        report.counters = counters_of(run.buffers);
-        if (run.result.error) {
-          diagnostic d = *run.result.error;
-          d.message += "\n  (" + where + ")";
-          return fail(std::move(d));
-        }
-        std::optional<activity> nothing_stored;
-        if (total_stores(run) == 0) {
-          const activity seen = activity_in_cases(kernel, launchers[k], options, spec, cases);
-          if (!seen.stores) nothing_stored = seen;
-        }
-        // The block sizes with which the kernel writes all of output t in this case.
-        auto covering = [&](std::size_t t) {
-          std::string with;
-          for (std::size_t other = 0; other < spec.kernels.size(); ++other) {
-            if (other == k || !spec.runs(spec.cases[c].sizes, spec.kernels[other].blocks)) continue;
-            auto again = cases[c].tensors;
-            tl::sim::launch_options forward;
-            forward.op_budget = options.op_budget;
-            const sim_outcome covered = launchers[other](
-                request_for(spec, c, spec.kernels[other], again), forward);
-            if (covered.result.error || covered.buffers[t].unwritten_count() > 0) continue;
-            with += (with.empty() ? "" : " and with ") + blocks_label(spec, spec.kernels[other]);
+  // Every small case with every block size and order, then the large tier in one order.
+  for (const bool large_tier : {false, true}) {
+    if (large_tier && (!options.large_tier || options.orders.empty())) break;
+    const std::vector<tl::sim::order> orders =
+        large_tier ? std::vector<tl::sim::order>{options.orders.front()} : options.orders;
+    launch.op_budget = options.op_budget * (large_tier ? large_tier_op_budget_factor : 1);
+    for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
+      const kernel_entry& kernel = spec.kernels[k];
+      const auto case_at = [&](std::size_t c) -> const case_data& { return case_for(kernel, c); };
+      for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+        if (spec.cases[c].large != large_tier || !spec.runs(spec.cases[c].sizes, kernel.blocks))
+          continue;
+        const case_data& the_case = case_at(c);
+        for (auto order : orders) {
+          at_case(c, kernel, tl::sim::order_name(order));
+          const std::string where = "case " + report.case_label();
+          if (options.on_case)
+            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order, k});
+          auto tensors = the_case.tensors;
+          const launch_request request = request_for(spec, c, kernel, tensors);
+          launch.order = order;
+          launch.seed = mix_seed(options.seed, c, 0x5eed);
+          sim_outcome run = launchers[k](request, launch);
+          ++report.runs;
+          report.max_program_ops = std::max(report.max_program_ops, run.result.max_program_ops);
+          report.counters = counters_of(run.buffers);
+          if (run.result.error) {
+            diagnostic d = *run.result.error;
+            d.message += "\n  (" + where + ")";
+            return fail(std::move(d));
           }
-          return with;
-        };
-        if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where,
-                                     nothing_stored ? &*nothing_stored : nullptr, covering))
-          return fail(*d);
-        if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) {
-          if (d->kind == kind::nan_inf) {
-            // The same run again, tracing where the program that wrote the first bad element made
-            // its first NaN or infinity.
-            const auto [t, at] = first_nonfinite(tensors, cases[c].expected);
-            auto again = cases[c].tensors;
-            tl::sim::launch_options traced = launch;
-            traced.trace_nonfinite = true;
-            traced.lane_by_lane = true;  // the bulk paths do not trace
-            traced.trace_program = run.buffers[t].shadow[at].writer;
-            const sim_outcome rerun = launchers[k](request_for(spec, c, kernel, again), traced);
-            const bool nan = std::isnan(tensors[t].values[at]);
-            const std::string cause = tl::sim::nonfinite_cause(rerun.result.nonfinite, nan);
-            if (!cause.empty()) {
-              d = compare_outputs(spec, tensors, cases[c].expected, where, cause);
-              d->cause = tl::sim::nonfinite_summary(rerun.result.nonfinite, nan);
+          std::optional<activity> nothing_stored;
+          if (total_stores(run) == 0) {
+            const activity seen = activity_in_cases(kernel, launchers[k], options, spec, case_at);
+            if (!seen.stores) nothing_stored = seen;
+          }
+          // The block sizes with which the kernel writes all of output t in this case.
+          auto covering = [&](std::size_t t) {
+            std::string with;
+            for (std::size_t other = 0; other < spec.kernels.size(); ++other) {
+              if (other == k || !spec.runs(spec.cases[c].sizes, spec.kernels[other].blocks))
+                continue;
+              auto again = case_for(spec.kernels[other], c).tensors;
+              tl::sim::launch_options forward;
+              forward.op_budget = launch.op_budget;
+              const sim_outcome covered = launchers[other](
+                  request_for(spec, c, spec.kernels[other], again), forward);
+              if (covered.result.error || covered.buffers[t].unwritten_count() > 0) continue;
+              with += (with.empty() ? "" : " and with ") + blocks_label(spec, spec.kernels[other]);
+            }
+            return with;
+          };
+          if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where,
+                                       nothing_stored ? &*nothing_stored : nullptr, covering))
+            return fail(*d);
+          if (auto d = compare_outputs(spec, tensors, the_case.expected, where)) {
+            if (d->kind == kind::nan_inf) {
+              // The same run again, tracing where the program that wrote the first bad element
+              // made its first NaN or infinity.
+              const auto [t, at] = first_nonfinite(tensors, the_case.expected);
+              auto again = the_case.tensors;
+              tl::sim::launch_options traced = launch;
+              traced.trace_nonfinite = true;
+              traced.lane_by_lane = true;  // the bulk paths do not trace
+              traced.trace_program = run.buffers[t].shadow[at].writer;
+              const sim_outcome rerun = launchers[k](request_for(spec, c, kernel, again), traced);
+              const bool nan = std::isnan(tensors[t].values[at]);
+              const std::string cause = tl::sim::nonfinite_cause(rerun.result.nonfinite, nan);
+              if (!cause.empty()) {
+                d = compare_outputs(spec, tensors, the_case.expected, where, cause);
+                d->cause = tl::sim::nonfinite_summary(rerun.result.nonfinite, nan);
+              }
+            }
+            if (options.probe_other)
+              explain_by_other(spec, c, kernel, launchers[k], the_case, launch, *d);
+            return fail(*d);
+          }
+          run_facts facts{spec.cases[c].sizes, kernel.blocks, request.grid, run.buffers};
+          for (const auto& b : spec.budgets) {
+            if (auto complaint = b.check(facts)) {
+              diagnostic d;
+              d.kind = kind::efficiency_budget;
+              d.message = "efficiency-budget: " + where + ": " + *complaint + "\n  The budget: " +
+                          b.description;
+              return fail(d);
             }
           }
-          if (options.probe_other) explain_by_other(spec, c, kernel, launchers[k], cases[c], launch, *d);
-          return fail(*d);
         }
-        run_facts facts{spec.cases[c].sizes, kernel.blocks, request.grid, run.buffers};
-        for (const auto& b : spec.budgets) {
-          if (auto complaint = b.check(facts)) {
-            diagnostic d;
-            d.kind = kind::efficiency_budget;
-            d.message = "efficiency-budget: " + where + ": " + *complaint + "\n  The budget: " +
-                        b.description;
-            return fail(d);
-          }
-        }
+      }
+    }
+  }
+
+  // The size bounds: every kernel entry, dry (no buffers, no values), at every corner of the
+  // sizes the puzzle allows, in the programs at the corners of the grid: every index must stay
+  // in int32 and in bounds there too, where no case could allocate the tensors.
+  for (std::size_t k = 0; k < spec.kernels.size() && options.size_bounds; ++k) {
+    const kernel_entry& kernel = spec.kernels[k];
+    for (const auto& bound : spec.size_bounds) {
+      if (!spec.runs(bound, kernel.blocks)) continue;
+      std::vector<tensor> shapes;
+      for (const auto& ts : spec.tensors) {
+        tensor t;
+        t.name = ts.name;
+        t.output = ts.output;
+        t.shape = ts.shape(bound);
+        t.dtype = ts.dtype_for(kernel);
+        shapes.push_back(std::move(t));
+      }
+      launch_request request;
+      request.grid = spec.grid(bound, kernel.blocks);
+      request.tensors = &shapes;
+      request.sizes = bound;
+      tl::sim::launch_options dry;
+      dry.dry = true;
+      dry.op_budget = options.op_budget * large_tier_op_budget_factor;
+      dry.programs = corner_programs(request.grid);
+      const std::string where =
+          "size bound " + case_label(spec, bound, kernel.blocks, "", kernel.dtype);
+      if (options.on_case)
+        options.on_case({where, spec.cases.size(), &bound, &kernel.blocks, "", k});
+      const sim_outcome run = launchers[k](request, dry);
+      ++report.bound_runs;
+      if (run.result.error) {
+        // Only a failing bound takes over the report: a passing one has no counters or values,
+        // and the report keeps describing the last case run.
+        report.sizes = bound;
+        report.blocks = kernel.blocks;
+        report.order.clear();
+        report.case_index = -1;
+        report.dtype = kernel.dtype;
+        report.kernel_index = static_cast<int>(k);
+        report.case_about = "The size bounds: the sizes this puzzle allows (" +
+                            spec.size_bounds_rule +
+                            "), run without buffers in the programs at the corners of the grid "
+                            "(the first and the last along each axis).";
+        diagnostic d = *run.result.error;
+        d.message += "\n  (" + where + ": checked without buffers, at sizes the puzzle allows "
+                     "but no case can allocate)";
+        return fail(std::move(d));
       }
     }
   }
@@ -716,15 +798,16 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
       const auto& gpu_launchers = std::get<std::vector<void (*)()>>(found);
       for (std::size_t k = 0; k < spec.kernels.size(); ++k) {
         const kernel_entry& kernel = spec.kernels[k];
-        const std::vector<case_data>& cases = cases_for(kernel);
         const auto launcher = reinterpret_cast<gpu::launcher>(gpu_launchers[k]);
         for (std::size_t c = 0; c < spec.cases.size(); ++c) {
           if (!spec.runs(spec.cases[c].sizes, kernel.blocks)) continue;
+          if (spec.cases[c].large && !options.large_tier) continue;
+          const case_data& the_case = case_for(kernel, c);
           at_case(c, kernel, "");
           const std::string where = "on the GPU, case " + report.case_label();
           if (options.on_case)
-            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order});
-          auto tensors = cases[c].tensors;
+            options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order, k});
+          auto tensors = the_case.tensors;
           for (auto& t : tensors)
             if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
           const std::string error = launcher(request_for(spec, c, kernel, tensors));
@@ -735,7 +818,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             d.message = "crash: " + where + ": " + error;
             return fail(d);
           }
-          if (auto d = compare_outputs(spec, tensors, cases[c].expected, where)) return fail(*d);
+          if (auto d = compare_outputs(spec, tensors, the_case.expected, where)) return fail(*d);
         }
       }
       report.gpu_note = "matches the reference on the GPU (" + std::to_string(report.gpu_runs) +

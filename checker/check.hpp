@@ -23,6 +23,10 @@ struct run_position {
   std::size_t kernel_index = 0;  // in spec.kernels: the block sizes (and dtype)
 };
 
+// The large tier's rows run 2^17 elements and its attention 65539 keys: a program of it may run
+// this many times the op budget of the small cases (still a few milliseconds for a solution).
+inline constexpr unsigned long long large_tier_op_budget_factor = 16;
+
 struct check_options {
   impl which = impl::stub;
   std::uint64_t seed = 0;
@@ -38,6 +42,11 @@ struct check_options {
   // the bytes the supervising process checked): used instead of finding and loading the module.
   std::vector<void (*)()> simulator_launchers;
   unsigned long long op_budget = tl::sim::launch_options{}.op_budget;
+  // Run the spec's large tier (test_case::large) once the small cases pass, in the first of
+  // `orders` only. The test suite's sweeps over many seeds leave it to one seed.
+  bool large_tier = true;
+  // Run every kernel entry at the spec's size bounds, without buffers, after the large tier.
+  bool size_bounds = true;
   // After a wrong-result or nan-inf, run the case again to find whether the masked-off lanes of a
   // load (its `other`) decide the result, and say which load (a few reruns of the failing case).
   bool probe_other = true;
@@ -73,6 +82,7 @@ struct puzzle_report {
   std::string case_about;    // what that case holds
   std::vector<tensor_counters> counters;
   int runs = 0;              // simulator runs
+  int bound_runs = 0;        // dry runs at the size bounds (puzzle_spec::size_bounds)
   unsigned long long max_program_ops = 0;  // the most tile operations one program ran
   int gpu_runs = 0;          // GPU runs
   std::string gpu_note;      // what happened on the GPU, when --gpu was given
@@ -83,7 +93,8 @@ struct puzzle_report {
 puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options);
 
 // The simulator runs of a check in every program order: each kernel entry (block sizes) on each
-// case it runs, in forward, reverse and shuffled order. What a solved puzzle's report counts.
+// small case it runs, in forward, reverse and shuffled order, and on each case of the large tier
+// in forward order. What a solved puzzle's report counts (the dry runs at the size bounds apart).
 int simulator_runs(const puzzle_spec& spec);
 
 // "N0=5, T=34, B0=4, B1=64, order reverse" (the order left out when empty).

@@ -312,7 +312,11 @@ int run_show(const show_args& args) {
   }
   if (!p->case_fits_rule.empty())
     std::printf("\neach case runs with the block sizes that fit it: %s", p->case_fits_rule.c_str());
-  std::printf("\nin the program orders forward, reverse and shuffle: %d runs",
+  if (!p->size_bounds_rule.empty())
+    std::printf("\nthe sizes it allows, where every index is checked to stay in int32: %s",
+                p->size_bounds_rule.c_str());
+  std::printf("\nin the program orders forward, reverse and shuffle (the large tier in forward "
+              "only): %d runs",
               tp::simulator_runs(*p));
   std::printf("\ntolerance: rtol %g, atol %g", p->rtol, p->atol);
   for (const auto& t : p->tolerances)

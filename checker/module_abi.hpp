@@ -9,7 +9,7 @@ namespace tp {
 // Bumped whenever this struct, launch_request, sim_outcome, tl::sim::launch_options,
 // tl::sim::context or a launcher's signature changes: a module built against another version is refused rather than
 // called.
-inline constexpr int module_abi_version = 6;
+inline constexpr int module_abi_version = 7;
 
 // The name of the one function a module exports: `const tp::module_info* tilepuzzles_module()`.
 inline constexpr const char* module_entry_point = "tilepuzzles_module";

@@ -93,8 +93,19 @@ sim_outcome sim_launch(const launch_request& request, const tl::sim::launch_opti
   auto& tensors = *request.tensors;
   out.buffers.reserve(tensors.size());
   out.half_bits.resize(tensors.size());
-  for (std::size_t i = 0; i < tensors.size(); ++i)
-    out.buffers.push_back(detail::buffer_for(tensors[i], out.half_bits[i]));
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    if (options.dry) {
+      // Shapes only (launch_options::dry): the tensors hold no values.
+      const std::size_t size = tensors[i].dtype == dtype::float16 ||
+                                       tensors[i].dtype == dtype::bfloat16
+                                   ? 2
+                                   : 4;
+      out.buffers.emplace_back(tensors[i].name, tensors[i].shape, dtype_name(tensors[i].dtype),
+                               size, tl::sim::buffer::without_data_t{});
+    } else {
+      out.buffers.push_back(detail::buffer_for(tensors[i], out.half_bits[i]));
+    }
+  }
   std::vector<tl::sim::buffer*> pointers;
   for (auto& b : out.buffers) pointers.push_back(&b);
   const Kernel kernel{};
@@ -105,7 +116,7 @@ sim_outcome sim_launch(const launch_request& request, const tl::sim::launch_opti
                                                                       request.sizes)...);
     }(std::make_index_sequence<std::tuple_size_v<params>>{});
   });
-  for (std::size_t i = 0; i < tensors.size(); ++i) {
+  for (std::size_t i = 0; i < tensors.size() && !options.dry; ++i) {
     if (!tensors[i].output) continue;
     if (tensors[i].dtype == dtype::float16)
       detail::from_half_bits<tl::float16>(out.half_bits[i], tensors[i].values);

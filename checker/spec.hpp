@@ -81,6 +81,10 @@ struct test_case {
   std::vector<int> sizes;
   std::string about;
   std::vector<std::pair<std::string, case_fill>> fills;  // tensor name, this case's fill
+  // A case of the large tier: sizes past every bound a kernel could hard-code (loops, fixed
+  // arrays), up to the puzzle's benchmark sizes. The checker runs the large tier after every
+  // small case passed, so that a learner's first failures stay small and readable.
+  bool large = false;
 
   test_case(std::initializer_list<int> s) : sizes(s) {}
   test_case(std::vector<int> s, std::string what_it_holds = {},
@@ -123,6 +127,16 @@ struct puzzle_spec {
   // program that covers the whole input: N0 == B0). Unset: every case runs with every block set.
   std::function<bool(const std::vector<int>& sizes, const std::vector<int>& blocks)> case_fits;
   std::string case_fits_rule;  // the rule in words, for `show`: "N0 = B0"
+  // The size bounds: the sizes a real user may pass, at their extremes, as a list of corners
+  // (every tensor up to 2^31 - 1 elements, the GPU's grid within 65535 on axes 1 and 2, loops
+  // the simulator runs in milliseconds). After the large tier the checker runs every kernel
+  // entry at every corner it fits without buffers (tl::sim::launch_options::dry), in the
+  // programs at the corners of its grid: every load, store and integer step of the index
+  // expressions, on every active lane and in every loop iteration, must stay in int32 and in
+  // bounds there (`index-overflow` otherwise, with the sizes). size_bounds_rule says them in
+  // words: "N0 * T < 2^31, T <= 2^20".
+  std::vector<std::vector<int>> size_bounds;
+  std::string size_bounds_rule;
   std::vector<tensor_spec> tensors;      // the kernel's pointer parameters, in order
   std::function<std::array<int, 3>(const std::vector<int>& sizes, const std::vector<int>& blocks)>
       grid;

@@ -649,6 +649,29 @@ bool gather(const PE& pe, const MaskE& m, const sim::buffer& buf, tile_access<S>
   return true;
 }
 
+// A dry launch's load or store (launch_options::dry): the checks every access makes of its mask
+// and offsets (an offset past int32, an active lane outside the buffer's shape, and every integer
+// step of the index expressions on the active lanes), and nothing of the buffer's data or shadow
+// state. The bulk gather first; lane by lane, to word the report, when it finds a problem.
+template <class S, class PE, class MaskE>
+void dry_access(const PE& pe, const MaskE& m, const sim::buffer& buf, const char* verb,
+                const std::source_location& loc) {
+  {
+    tile_access<S> access;
+    try {
+      if (gather(pe, m, buf, access)) return;
+    } catch (const sim::kernel_error&) {
+    }
+  }
+  sim::access_check check(verb, buf, loc, S::rank);
+  check.set_masked(!std::is_same_v<MaskE, full_expr<bool, shape<>>>);
+  for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
+    if (mask_lane<S>(m, p, i, check) != lane_mask::on) return;
+    lane_offset<S>(pe, p, i, buf, check);
+  });
+  check.raise_if_any();
+}
+
 // The bulk load; false, with nothing changed, when the lane-by-lane load must run instead.
 // `maybe_poison` is false when no lane of `out` can be poison (every lane was on).
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
@@ -752,6 +775,20 @@ class store_values {
   batch::lane_array<Elem, in_place ? 1 : S::size> converted_;
 };
 
+// Whether the active lanes of a store address distinct elements: `rows` runs of n consecutive
+// elements from starts[r] that do not overlap (a run of 1 is a single lane). Runs in increasing
+// order, the usual case, cost one pass; others are sorted first.
+inline bool runs_disjoint(const long long* starts, long long rows, long long n) {
+  bool increasing = true;
+  for (long long r = 1; r < rows; ++r) increasing &= starts[r] - starts[r - 1] >= n;
+  if (increasing) return true;
+  std::vector<long long> sorted(starts, starts + rows);
+  std::sort(sorted.begin(), sorted.end());
+  for (long long r = 1; r < rows; ++r)
+    if (sorted[r] - sorted[r - 1] < n) return false;
+  return true;
+}
+
 // The bulk store; false, with nothing changed, when the lane-by-lane store must run instead.
 template <class Elem, class S, class PE, class V, class MaskE>
 bool store_in_bulk(const PE& pe, const V& v, const MaskE& m, sim::buffer& buf, int me) {
@@ -759,6 +796,10 @@ bool store_in_bulk(const PE& pe, const V& v, const MaskE& m, sim::buffer& buf, i
   store_values<Elem, S, V> values;
   try {
     if (!gather(pe, m, buf, access)) return false;
+    // Two lanes on one element: the lane-by-lane store reports the race.
+    if (access.whole_rows ? !runs_disjoint(access.starts.data(), access.rows, access.row)
+                          : !runs_disjoint(access.active_offset.data(), access.active, 1))
+      return false;
     if (!values.convert(v, access.whole_rows ? nullptr : access.on.data())) return false;
   } catch (const sim::kernel_error&) {
     return false;
@@ -869,6 +910,15 @@ auto load_recorded(const PE& pe, const MaskE& m, const OtherE& o, const std::sou
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::load through a null pointer", loc);
+  if (ctx.dry) {
+    // Zeros, and no poison: a dry launch is about indices, not values.
+    detail::dry_access<S>(pe, m, *buf, "loads from", loc);
+    data_tile<Elem, S> zeros(detail::uninitialized_t{});
+    zeros.storage.values.fill(Elem{});
+    zeros.storage.poison.fill(false);
+    zeros.storage.origin = {};
+    return zeros;
+  }
   if (ctx.trace) record(*ctx.trace, *buf, ctx.linear_program);
   const int me = ctx.linear_program;
   const long long loads_before = buf->counters.loads;
@@ -910,6 +960,19 @@ void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* b
   Elem* data = static_cast<Elem*>(buf->data());
   sim::access_check check("stores to", *buf, loc, S::rank);
   check.set_masked(!std::is_same_v<MaskE, full_expr<bool, shape<>>>);
+  // The lane that first wrote each element in this store: a second lane on one is a race (on
+  // the GPU, two threads writing one element at once).
+  std::vector<std::pair<long long, long long>> mine;  // (offset, lane), in order of offset
+  auto first_lane_on = [&](long long off) -> long long {
+    auto it = std::lower_bound(mine.begin(), mine.end(), std::pair<long long, long long>{off, -1});
+    if (it != mine.end() && it->first == off) return it->second;
+    return -1;
+  };
+  auto remember = [&](long long off, long long lane) {
+    if (!mine.empty() && mine.back().first < off) mine.emplace_back(off, lane);
+    else mine.insert(std::lower_bound(mine.begin(), mine.end(), std::pair<long long, long long>{off, -1}),
+                     {off, lane});
+  };
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {
     const auto lane = detail::mask_lane<S>(m, p, i, check);
     if (lane == detail::lane_mask::poison) return;
@@ -925,6 +988,18 @@ void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* b
       check.note_origin(walk::poison_origin_of(v, pv));
       return;
     }
+    if (const long long other = first_lane_on(off); other >= 0) {
+      std::array<int, (S::rank > 0 ? S::rank : 1)> c{};
+      for (long long rest = other, a = S::rank - 1; a >= 0; --a) {
+        c[a] = static_cast<int>(rest % S::dim(a));
+        rest /= S::dim(a);
+      }
+      check.add(check.duplicate, i, p.c, off,
+                "lane " + std::to_string(other) + " at " + sim::coords_string(c.data(), S::rank) +
+                    " writes it too");
+      return;
+    }
+    remember(off, i);
     const auto shadow = buf->shadow[off];
     const int w = shadow.writer;
     if (w >= 0 && w != me) {
@@ -955,6 +1030,10 @@ void store_recorded(const PE& pe, const V& v, const MaskE& m, const std::source_
   ctx.tick(loc);
   sim::buffer* buf = pe.base.address.buf;
   if (!buf) sim::raise_at(sim::kind::crash, "tl::store through a null pointer", loc);
+  if (ctx.dry) {
+    detail::dry_access<S>(pe, m, *buf, "stores to", loc);
+    return;
+  }
   if (ctx.trace) record(*ctx.trace, *buf, ctx.linear_program);
   const int me = ctx.linear_program;
   const long long stores_before = buf->counters.stores;
@@ -1357,6 +1436,14 @@ class float_operand<S, backend::data_tile<float, S>> {
 template <int M, int N, int K, class Precision, class A, class B, class C>
 auto dot(const A& a, const B& b, const C& acc, const std::source_location& loc) {
   sim::current_context().tick(loc);
+  if (sim::current_context().dry) {
+    // A dry launch computes no values (launch_options::dry).
+    data_tile<float, shape<M, N>> zeros(detail::uninitialized_t{});
+    zeros.storage.values.fill(0.0f);
+    zeros.storage.poison.fill(false);
+    zeros.storage.origin = {};
+    return zeros;
+  }
   const bulk::float_operand<shape<M, K>, std::remove_cvref_t<A>> fa(a);
   const bulk::float_operand<shape<K, N>, std::remove_cvref_t<B>> fb(b);
   const auto& va = fa.get().storage;

@@ -21,6 +21,11 @@ buffer::buffer(std::string name, std::vector<long long> shape, const char* dtype
       name_(std::move(name)), shape_(std::move(shape)), dtype_(dtype), elem_size_(elem_size),
       data_(data), count_(shadow.size()) {}
 
+buffer::buffer(std::string name, std::vector<long long> shape, const char* dtype,
+               std::size_t elem_size, without_data_t)
+    : shadow(0, written_by_host), name_(std::move(name)), shape_(std::move(shape)), dtype_(dtype),
+      elem_size_(elem_size), data_(nullptr), count_(element_count(shape_)) {}
+
 std::string buffer::describe() const {
   std::ostringstream s;
   s << name_ << ": " << dtype_ << " [";

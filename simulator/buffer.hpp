@@ -43,6 +43,13 @@ class buffer {
   // `data` is not owned; it must hold `count` elements of `elem_size` bytes.
   buffer(std::string name, std::vector<long long> shape, const char* dtype, std::size_t elem_size,
          void* data, bool initialized);
+  // A buffer without data or shadow state, for a dry launch (launch_options::dry): only its
+  // shape, against which every active lane's offset is still checked. It may be far larger than
+  // memory allows.
+  struct without_data_t {};
+  buffer(std::string name, std::vector<long long> shape, const char* dtype, std::size_t elem_size,
+         without_data_t);
+  bool has_data() const { return data_ != nullptr || count_ == 0; }
 
   const std::string& name() const { return name_; }
   const std::vector<long long>& shape() const { return shape_; }

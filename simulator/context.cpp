@@ -220,6 +220,11 @@ void access_check::raise() const {
        "those lanes."},
       {kind::uninitialized_read, "elements nothing has written yet",
        "Outputs start poisoned, never zero: read an output only after this program wrote it."},
+      {kind::race_write_write, "with two lanes on one element",
+       "On the GPU two lanes of one store are two threads writing one element at once: which "
+       "value lands is undefined. Each active lane of a store needs an element of its own: "
+       "look for an index used on the wrong axis, a row stride left out (rows + cols where "
+       "rows * N + cols belongs), or a stride of 0."},
       {kind::race_write_write, "elements another program already wrote",
        "Two programs of one launch wrote the same element: each output element should belong "
        "to exactly one program. Check how the offsets use tl::program_id."},
@@ -238,8 +243,17 @@ void access_check::raise() const {
   if (first == poison_mask || first == poison_offset || first == poison_value)
     d.cause = origin_string(origin_);
   std::ostringstream s;
-  s << w.kind << ": program " << program_string(ctx.program) << " " << verb_ << " "
-    << buf_.name() << " " << w.what << " at " << d.source << "\n";
+  if (first == duplicate) {
+    // "two lanes of this store write z[1, 2]": the element, then both lanes.
+    const long long off = cat.lanes.front().offset;
+    s << w.kind << ": program " << program_string(ctx.program) << ": two lanes of this store "
+      << "write " << buf_.name()
+      << (buf_.shape().size() > 1 ? buf_.coords_of(off) : "[" + std::to_string(off) + "]")
+      << " at " << d.source << "\n";
+  } else {
+    s << w.kind << ": program " << program_string(ctx.program) << " " << verb_ << " "
+      << buf_.name() << " " << w.what << " at " << d.source << "\n";
+  }
   s << "  " << buf_.describe() << "\n";
   s << "  " << cat.count << (cat.count == 1 ? " lane" : " lanes") << ", the first:\n";
   for (const auto& lane : cat.lanes) {

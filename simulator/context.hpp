@@ -34,6 +34,7 @@ struct context {
   unsigned long long ops = 0;
   unsigned long long op_budget = 0;
   bool lane_by_lane = false;  // every operation through the reference path (launch_options)
+  bool dry = false;           // a dry launch (launch_options::dry): offsets checked, no data
   std::source_location last_op{};
   progress_tracker* tracker = nullptr;
   nonfinite_trace* nonfinite = nullptr;  // set while the launch traces NaN and infinities
@@ -80,6 +81,7 @@ class access_check {
     outside,         // out of bounds
     poison_value,    // storing poison
     unwritten,       // reading an element nothing wrote
+    duplicate,       // two active lanes of one store on one element
     race_ww,         // writing an element another program wrote
     race_rw,         // reading/writing an element another program wrote/read
     problem_count

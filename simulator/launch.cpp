@@ -49,6 +49,7 @@ void begin_launch(context& ctx, std::array<int, 3> grid, const launch_options& o
   ctx.trace = options.trace;
   ctx.print_output = options.print_output;
   ctx.lane_by_lane = options.lane_by_lane;
+  ctx.dry = options.dry;
   ctx.other = options.other;
 }
 

@@ -33,6 +33,14 @@ struct launch_options {
   // Run every operation lane by lane, the reference the bulk path must agree with bit for bit
   // (tests/simulator_bulk.cpp). Many times slower; diagnostics and results are the same.
   bool lane_by_lane = false;
+  // A dry launch: the buffers have no data (buffer::without_data_t). Every load and store checks
+  // its masks, its offsets against the buffer's shape and every integer step of its index
+  // expressions, as always; loads give zeros, stores write nothing, `dot` computes nothing. The
+  // checker runs a kernel so at the sizes its puzzle allows but no case could allocate
+  // (checker/check.cpp, "size bounds").
+  bool dry = false;
+  // When not empty, only these programs run (linear ids), in this order, instead of the grid's.
+  std::vector<int> programs;
   // When set, the masked-off lanes of floating-point loads with `other` go through this probe
   // (simulator/origin.hpp): the checker's rerun of a wrong result.
   other_probe* other = nullptr;
@@ -80,7 +88,7 @@ launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
   if (options.trace) options.trace->begin_launch(grid, buffers);
   set_current_context(&ctx);
   const long long count = 1LL * grid[0] * grid[1] * grid[2];
-  for (int linear : program_order(count, options)) {
+  for (int linear : options.programs.empty() ? program_order(count, options) : options.programs) {
     enter_program(ctx, linear);
     try {
       program();

@@ -145,7 +145,7 @@ TEST_CASE("show prints a puzzle named by its id or its number", "[cli]") {
   SECTION("a puzzle whose cases fit only some block sizes says which") {
     const auto r = run_cli("show constant-add");
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.out, Catch::Contains("checked with (--blocks): B0=32 B0=128\n"));
+    CHECK_THAT(r.out, Catch::Contains("checked with (--blocks): B0=32 B0=128 B0=1024\n"));
     CHECK_THAT(r.out, Catch::Contains("\n   1. (N0=32) "));
     CHECK_THAT(r.out, Catch::Contains("\n   2. (N0=128) "));
     CHECK_THAT(r.out, Catch::Contains("each case runs with the block sizes that fit it: N0 = B0"));

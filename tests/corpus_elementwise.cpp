@@ -27,6 +27,20 @@ struct ConstantAddBlockStoppingAt1024 {
   }
 };
 
+// Stops at element 2^19: "no vector is longer than that". Only the large tier's 2^20 + 3
+// elements show it.
+template <int B0>
+struct VectorAddStoppingAt2To19 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    if (tl::program_id(0) * B0 >= (1 << 19)) return;
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto mask = offsets < N0;
+    tl::store(z + offsets, tl::load(x + offsets, mask) + tl::load(y + offsets, mask), mask);
+  }
+};
+
 // Offsets scaled up by 2^20 for "precision" and back down: past 2048 elements the product leaves
 // int32.
 template <int B0>
@@ -84,7 +98,8 @@ struct OuterAddWithStride64 {
   }
 };
 
-// Rows of z at a stride of N1, the length of y, instead of N0.
+// Rows of z at a stride of N1, the length of y, instead of N0: rows overlap, and two lanes of
+// one store write one element.
 template <int B0, int B1>
 struct OuterAddBlockStridingByN1 {
   static constexpr int num_warps = 4;
@@ -108,6 +123,22 @@ struct OuterAddBlockWithoutProgramId1 {
     auto j = tl::arange<B1>();
     auto mask = (j < N1).col() & (i < N0).row();
     tl::store(z + j.col() * N0 + i.row(),
+              tl::load(y + j, j < N1).col() + tl::load(x + i, i < N0).row(), mask);
+  }
+};
+
+// The row stride left out: z + j + i instead of z + j * N0 + i. Lanes (j, i) and (j + 1, i - 1)
+// of one store land on the same element, a race on the GPU (two threads writing one element),
+// whether or not the puzzle has a budget on writes.
+template <int B0, int B1>
+struct OuterAddBlockWithoutTheRowStride {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0, int N1) const {
+    auto i = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto j = tl::program_id(1) * B1 + tl::arange<B1>();
+    auto mask = (j < N1).col() & (i < N0).row();
+    tl::store(z + j.col() + i.row(),
               tl::load(y + j, j < N1).col() + tl::load(x + i, i < N0).row(), mask);
   }
 };
@@ -159,15 +190,36 @@ struct BackwardWithoutDz {
 
 }  // namespace wrong
 
-namespace twin {
+namespace wrong {
 
-// Offsets through a bias of a billion, taken off again: every step stays inside int32.
+// Offsets through a bias of a billion, taken off again: inside int32 for every case, the large
+// tier's 2^20 + 3 elements too, but past it once N0 passes 2^31 - 10^9, which the size bound
+// N0 = 2^31 - 1 reaches.
 template <int B0>
-struct VectorAddThroughABiasInsideInt32 {
+struct VectorAddThroughABiasOfABillion {
   static constexpr int num_warps = 4;
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
                             int N0) const {
     const int bias = 1'000'000'000;
+    auto biased = tl::program_id(0) * B0 + tl::arange<B0>() + bias;
+    auto mask = biased < N0 + bias;
+    auto offsets = biased - bias;
+    tl::store(z + offsets, tl::load(x + offsets, mask) + tl::load(y + offsets, mask), mask);
+  }
+};
+
+}  // namespace wrong
+
+namespace twin {
+
+// The same with a bias of minus a billion: offsets from -10^9 to 2^31 - 1 - 10^9, inside int32
+// at every size the puzzle allows.
+template <int B0>
+struct VectorAddThroughANegativeBias {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    const int bias = -1'000'000'000;
     auto biased = tl::program_id(0) * B0 + tl::arange<B0>() + bias;
     auto mask = biased < N0 + bias;
     auto offsets = biased - bias;
@@ -285,13 +337,18 @@ struct BackwardWithSignTest {
 
 TP_CORPUS_GROUP("elementwise");
 TP_WRONG(ConstantAddBlockStoppingAt1024, constant_add_block, "unwritten-output", "");
+TP_WRONG(VectorAddStoppingAt2To19, vector_add, "unwritten-output", "N0=1048579");
 TP_WRONG(VectorAddScalingOffsetsUp, vector_add, "index-overflow", "multiplication");
 TP_WRONG(VectorAddThroughABiasNearIntMax, vector_add, "index-overflow",
          "the int32 addition at this line leaves int32");
+TP_WRONG(VectorAddThroughABiasOfABillion, vector_add, "index-overflow",
+         "size bound N0=2147483647");
 TP_WRONG(VectorAddReadingThePreviousBlock, vector_add, "race-read-write", "");
 TP_WRONG(OuterAddWithStride64, outer_add, "out-of-bounds", "");
-TP_WRONG(OuterAddBlockStridingByN1, outer_add_block, "unwritten-output", "");
+TP_WRONG(OuterAddBlockStridingByN1, outer_add_block, "race-write-write", "two lanes");
 TP_WRONG(OuterAddBlockWithoutProgramId1, outer_add_block, "race-write-write", "");
+TP_WRONG(OuterAddBlockWithoutTheRowStride, outer_add_block, "race-write-write",
+         "two lanes of this store write z[");
 TP_WRONG(OuterMulGatedOnX, outer_mul_relu, "wrong-result", "");
 TP_WRONG(OuterMulReluFromAnUnsetTile, outer_mul_relu, "poison-store",
          "The poison comes from a tl::tile declared without a value");
@@ -299,7 +356,7 @@ TP_WRONG(BackwardWithoutDz, outer_mul_relu_backward, "wrong-result", "");
 TP_TWIN(ConstantAddInTwoHalves, constant_add);
 TP_TWIN(ConstantAddBlockCleaningWithWhere, constant_add_block);
 TP_TWIN(VectorAddInterleaved, vector_add);
-TP_TWIN(VectorAddThroughABiasInsideInt32, vector_add);
+TP_TWIN(VectorAddThroughANegativeBias, vector_add);
 TP_TWIN(OuterAddRowByRow, outer_add);
 TP_TWIN(OuterAddBlockFromTheTileCorner, outer_add_block);
 TP_TWIN(OuterMulReluWithWhere, outer_mul_relu);

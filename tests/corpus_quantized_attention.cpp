@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "check_as_puzzle.hpp"
 #include "checker/specs/flash_attention.hpp"
@@ -106,6 +107,10 @@ enum class attention_mistake {
   causal_off_by_one,     // a query sees the keys before it, not itself
   no_sqrt_d,             // exp2(q k * log2(e)) without the 1/sqrt(d)
   minus_inf_keys,        // masked keys loaded as -inf so that they score -inf: q * -inf
+  keys_up_to_1024,       // the loop over keys stops at 1024: "contexts are short"
+  max_from_minus_1e4,    // m_i starts at -1e4: "below any real score"
+  masked_with_minus_1e4, // masked and causal keys score -1e4, the float16 habit
+  lowest_float,          // not a mistake: the lowest float as m_i's start and the masked score
 };
 
 template <attention_mistake Bug>
@@ -124,10 +129,19 @@ struct AttentionMistake {
                                  ? 1.44269504f
                                  : 1.44269504f / std::sqrt(static_cast<float>(D));
       auto queries = tl::load(q + head_offset + rows.col() * D + dims.row(), row_mask.col(), 0.0f);
-      tl::tile<float, B0> m_i = tl::full<B0>(Bug == attention_mistake::max_from_zero ? 0.0f : -INFINITY);
+      constexpr float lowest = std::numeric_limits<float>::lowest();
+      constexpr float floor = Bug == attention_mistake::max_from_zero        ? 0.0f
+                              : Bug == attention_mistake::max_from_minus_1e4 ? -1e4f
+                              : Bug == attention_mistake::lowest_float       ? lowest
+                                                                             : -INFINITY;
+      constexpr float masked = Bug == attention_mistake::masked_with_minus_1e4 ? -1e4f
+                               : Bug == attention_mistake::lowest_float        ? lowest
+                                                                               : -INFINITY;
+      tl::tile<float, B0> m_i = tl::full<B0>(floor);
       tl::tile<float, B0> l_i = 0.0f;
       tl::tile<float, B0, D> acc = 0.0f;
-      for (int start_n = 0; start_n < N; start_n += B1) {
+      const int end = Bug == attention_mistake::keys_up_to_1024 && N > 1024 ? 1024 : N;
+      for (int start_n = 0; start_n < end; start_n += B1) {
         auto cols = start_n + tl::arange<B1>();
         auto col_mask = cols < N;
         const float key_other = Bug == attention_mistake::minus_inf_keys ? -INFINITY : 0.0f;
@@ -142,7 +156,7 @@ struct AttentionMistake {
           scores = tl::where((cols.row() <= rows.col()) | (CAUSAL == 0), scores, -INFINITY);
         else
           scores = tl::where(col_mask.row() & ((cols.row() <= rows.col()) | (CAUSAL == 0)),
-                             scores, -INFINITY);
+                             scores, masked);
         auto m_new = tl::maximum(m_i, tl::max<1>(scores));
         auto p = tl::exp2(scores - m_new.col());
         auto alpha = tl::exp2(m_i - m_new);
@@ -174,10 +188,25 @@ using AttentionWithoutSqrtD = AttentionMistake<attention_mistake::no_sqrt_d>::Ke
 template <class T, int B0, int B1, int D>
 using AttentionMinusInfinityKeys =
     AttentionMistake<attention_mistake::minus_inf_keys>::Kernel<T, B0, B1, D>;
+template <class T, int B0, int B1, int D>
+using AttentionKeysUpTo1024 =
+    AttentionMistake<attention_mistake::keys_up_to_1024>::Kernel<T, B0, B1, D>;
+template <class T, int B0, int B1, int D>
+using AttentionMaxFromMinus1e4 =
+    AttentionMistake<attention_mistake::max_from_minus_1e4>::Kernel<T, B0, B1, D>;
+template <class T, int B0, int B1, int D>
+using AttentionMaskedWithMinus1e4 =
+    AttentionMistake<attention_mistake::masked_with_minus_1e4>::Kernel<T, B0, B1, D>;
 
 }  // namespace wrong
 
 namespace twin {
+
+// The lowest float instead of -inf, as m_i's start and the masked and causal keys' score: below
+// every finite score, so exp2 of it minus any real maximum is 0, as exp2(-inf) is.
+template <class T, int B0, int B1, int D>
+using AttentionFromTheLowestFloat =
+    wrong::AttentionMistake<wrong::attention_mistake::lowest_float>::Kernel<T, B0, B1, D>;
 
 // The k loop from its last step to its first, the zero point subtracted after scaling
 // (scale * w - scale * zero), and the masked lanes cleaned with `where` instead of `other`.
@@ -276,6 +305,11 @@ TP_WRONG_TYPED(AttentionSumNotRescaled, flash_attention, "wrong-result", "");
 TP_WRONG_TYPED(AttentionCausalOffByOne, flash_attention, "nan-inf", "");
 TP_WRONG_TYPED(AttentionWithoutSqrtD, flash_attention, "wrong-result", "");
 TP_WRONG_TYPED(AttentionMinusInfinityKeys, flash_attention, "nan-inf", "");
+TP_WRONG_TYPED(AttentionKeysUpTo1024, flash_attention, "wrong-result", "N=1027");
+TP_WRONG_TYPED(AttentionMaxFromMinus1e4, flash_attention, "nan-inf", "the first NaN is 0 / 0");
+TP_WRONG_TYPED(AttentionMaskedWithMinus1e4, flash_attention, "wrong-result",
+               "all far below zero");
 TP_TWIN_TYPED(AttentionInBaseEWithPointers, flash_attention);
+TP_TWIN_TYPED(AttentionFromTheLowestFloat, flash_attention);
 TP_TWIN_TYPED(AttentionPipelined, flash_attention);
 TP_CORPUS_TESTS("quantized and attention")

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <source_location>
 #include <stdexcept>
 #include <vector>
@@ -62,6 +63,20 @@ struct LongSumUpTo1024 {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     tl::tile<float, B0> row_sum = 0.0f;
     for (int j = 0; j < T && j < 1024; j += B1)
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
+    tl::store(z + rows, row_sum, rows < N0);
+  }
+};
+
+// Stops at 65536 columns: "no row is longer than the benchmarks' 65536". Only the large tier's
+// rows of 131075 show it.
+template <int B0, int B1>
+struct LongSumUpTo65536 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (int j = 0; j < T && j < 65536; j += B1)
       row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
     tl::store(z + rows, row_sum, rows < N0);
   }
@@ -155,6 +170,25 @@ struct Softmax2LoopMaxFromZero {
   }
 };
 
+// The running maximum starts at -1e4, "below any real element": a row below -1e4 never raises
+// it, and every exp underflows (0 / 0).
+template <int B0, int B1>
+struct Softmax2LoopMaxFromMinus1e4 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    tl::tile<float, B0> row_max = tl::full<B0>(-1e4f);
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (int j = 0; j < T; j += B1) {
+      auto block = load_block<B1>(x, rows, j, N0, T, -INFINITY);
+      auto new_max = tl::maximum(row_max, tl::max<1>(block));
+      row_sum = row_sum * tl::exp(row_max - new_max) + tl::sum<1>(tl::exp(block - new_max.col()));
+      row_max = new_max;
+    }
+    store_softmax<B1>(x, z, rows, N0, T, T, row_max, row_sum);
+  }
+};
+
 // The rescale as a ratio of exponentials, exp(old) / exp(new): the same number on paper, inf / inf
 // once a maximum passes 88.
 template <int B0, int B1>
@@ -194,6 +228,26 @@ struct Softmax2LoopUpTo1024 {
   }
 };
 
+// Both loops stop at 16384 columns, "the longest row a softmax sees": only the large tier's
+// rows of 131075 show it.
+template <int B0, int B1>
+struct Softmax2LoopUpTo16384 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    const int end = T < 16384 ? T : 16384;
+    tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (int j = 0; j < end; j += B1) {
+      auto block = load_block<B1>(x, rows, j, N0, T, -INFINITY);
+      auto new_max = tl::maximum(row_max, tl::max<1>(block));
+      row_sum = row_sum * tl::exp(row_max - new_max) + tl::sum<1>(tl::exp(block - new_max.col()));
+      row_max = new_max;
+    }
+    store_softmax<B1>(x, z, rows, N0, T, end, row_max, row_sum);
+  }
+};
+
 // The maximum's pass loads the masked lanes as 0, which wins the maximum of a row below zero.
 template <int B0, int B1>
 struct Softmax3LoopMaxPaddedWithZero {
@@ -211,7 +265,40 @@ struct Softmax3LoopMaxPaddedWithZero {
   }
 };
 
+// The maximum's pass pads with -1e4 instead of -inf: in a row below -1e4 the padding wins the
+// maximum, and every exp of the sum underflows (0 / 0).
+template <int B0, int B1>
+struct Softmax3LoopMaxPaddedWithMinus1e4 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
+    for (int j = 0; j < T; j += B1)
+      row_max = tl::maximum(row_max, tl::max<1>(load_block<B1>(x, rows, j, N0, T, -1e4f)));
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (int j = 0; j < T; j += B1)
+      row_sum = row_sum +
+                tl::sum<1>(tl::exp(load_block<B1>(x, rows, j, N0, T, -INFINITY) - row_max.col()));
+    store_softmax<B1>(x, z, rows, N0, T, T, row_max, row_sum);
+  }
+};
+
 // ---- softmax-fused ----
+
+// The row loaded with -1e4 in its masked lanes, "as good as -inf": in a row below -1e4 they win
+// the maximum and take all the weight (exp(0) each), and the real elements get 0.
+template <int B0, int B1>
+struct SoftmaxFusedPaddedWithMinus1e4 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::arange<B1>();
+    auto mask = (rows < N0).col() & (cols < T).row();
+    auto row = tl::load(x + rows.col() * T + cols.row(), mask, -1e4f);
+    auto numerator = tl::exp(row - tl::max<1>(row).col());
+    tl::store(z + rows.col() * T + cols.row(), numerator / tl::sum<1>(numerator).col(), mask);
+  }
+};
 
 // The maximum over lanes padded with 0; the sum masks its lanes properly.
 template <int B0, int B1>
@@ -315,6 +402,26 @@ struct Softmax3LoopWithExp2 {
   }
 };
 
+// The lowest float instead of -inf, as the initial maximum and the padding: below every finite
+// element, so exp of it minus any real maximum is 0, as exp(-inf) is.
+template <int B0, int B1>
+struct Softmax2LoopFromTheLowestFloat {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
+    constexpr float lowest = std::numeric_limits<float>::lowest();
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    tl::tile<float, B0> row_max = tl::full<B0>(lowest);
+    tl::tile<float, B0> row_sum = 0.0f;
+    for (int j = 0; j < T; j += B1) {
+      auto block = rows::load_block<B1>(x, rows, j, N0, T, lowest);
+      auto new_max = tl::maximum(row_max, tl::max<1>(block));
+      row_sum = row_sum * tl::exp(row_max - new_max) + tl::sum<1>(tl::exp(block - new_max.col()));
+      row_max = new_max;
+    }
+    rows::store_softmax<B1>(x, z, rows, N0, T, T, row_max, row_sum);
+  }
+};
+
 // The online pass from the last block to the first, masked lanes cleaned with `where`.
 template <int B0, int B1>
 struct Softmax2LoopBackwards {
@@ -361,6 +468,7 @@ struct SoftmaxFusedWithWhereAndExp2 {
 
 TP_CORPUS_GROUP("reductions");
 TP_WRONG(LongSumUpTo1024, long_sum, "wrong-result", "About this case: Rows of 4099");
+TP_WRONG(LongSumUpTo65536, long_sum, "wrong-result", "The large tier: rows of 131075");
 TP_WRONG(LongSumWithMinusInfinityOther, long_sum, "nan-inf", "with `other` = -inf");
 TP_WRONG(LongSumFromAnUnsetTile, long_sum, "poison-store",
          "The poison comes from a tl::tile declared without a value at tests/corpus_reductions.cpp:");
@@ -368,8 +476,13 @@ TP_WRONG(LongSumAccumulatingInZ, long_sum, "uninitialized-read", "Outputs start 
 TP_WRONG(LongSumStoringEveryBlock, long_sum, "efficiency-budget", "");
 TP_WRONG(LongSumIndexingAVectorPastItsEnd, long_sum, "crash", "after its tile operation at");
 TP_WRONG(Softmax2LoopMaxFromZero, long_softmax_2loop, "nan-inf", "the first NaN is 0 / 0");
+TP_WRONG(Softmax2LoopMaxFromMinus1e4, long_softmax_2loop, "nan-inf", "the first NaN is 0 / 0");
+TP_WRONG(Softmax3LoopMaxPaddedWithMinus1e4, long_softmax_3loop, "nan-inf",
+         "the first NaN is 0 / 0");
+TP_WRONG(SoftmaxFusedPaddedWithMinus1e4, softmax_fused, "wrong-result", "-3e4");
 TP_WRONG(Softmax2LoopRescalingByARatio, long_softmax_2loop, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(Softmax2LoopUpTo1024, long_softmax_2loop, "unwritten-output", "");
+TP_WRONG(Softmax2LoopUpTo16384, long_softmax_2loop, "unwritten-output", "T=131075");
 TP_WRONG(Softmax3LoopMaxPaddedWithZero, long_softmax_3loop, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG(SoftmaxFusedMaxPaddedWithZero, softmax_fused, "nan-inf", "the first NaN is 0 / 0");
 TP_WRONG_FIRST_CONFIGS(SoftmaxFusedDividingByTheTileSum, softmax_fused, 2, "nan-inf", "B0=4");
@@ -377,6 +490,7 @@ TP_TWIN(LongSumCleaningWithWhere, long_sum);
 TP_TWIN(LongSumBackwards, long_sum);
 TP_TWIN(Softmax3LoopWithExp2, long_softmax_3loop);
 TP_TWIN(Softmax2LoopBackwards, long_softmax_2loop);
+TP_TWIN(Softmax2LoopFromTheLowestFloat, long_softmax_2loop);
 TP_TWIN(SoftmaxFusedWithWhereAndExp2, softmax_fused);
 TP_CORPUS_TESTS("reductions")
 

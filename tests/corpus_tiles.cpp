@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 
 #include "check_as_puzzle.hpp"
 #include "checker/specs/conv2d.hpp"
@@ -18,7 +19,9 @@ namespace wrong {
 
 // The online softmax of the solution with choices a learner might make instead of its own.
 enum class flash_bug {
-  none, max_from_zero, no_rescale, up_to_1024, keys_masked_with_infinity, rescale_upside_down
+  none, max_from_zero, no_rescale, up_to_1024, keys_masked_with_infinity, rescale_upside_down,
+  max_from_minus_1e4, masked_with_minus_1e4, up_to_16384,
+  lowest_float,  // not a bug: the lowest float as the initial maximum and the padding
 };
 
 template <int B0, int B1, flash_bug Bug>
@@ -26,10 +29,19 @@ void flash(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> 
            tl::ptr<float> z, int N0, int T) {
   auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
   auto queries = tl::load(q + rows, rows < N0, 0.0f);
-  tl::tile<float, B0> row_max = tl::full<B0>(Bug == flash_bug::max_from_zero ? 0.0f : -INFINITY);
+  constexpr float floor = Bug == flash_bug::max_from_zero        ? 0.0f
+                          : Bug == flash_bug::max_from_minus_1e4 ? -1e4f
+                          : Bug == flash_bug::lowest_float       ? std::numeric_limits<float>::lowest()
+                                                                 : -INFINITY;
+  constexpr float masked = Bug == flash_bug::masked_with_minus_1e4 ? -1e4f
+                           : Bug == flash_bug::lowest_float        ? std::numeric_limits<float>::lowest()
+                                                                   : -INFINITY;
+  tl::tile<float, B0> row_max = tl::full<B0>(floor);
   tl::tile<float, B0> row_sum = 0.0f;
   tl::tile<float, B0> out = 0.0f;
-  const int end = Bug == flash_bug::up_to_1024 && T > 1024 ? 1024 : T;
+  const int end = Bug == flash_bug::up_to_1024 && T > 1024     ? 1024
+                  : Bug == flash_bug::up_to_16384 && T > 16384 ? 16384
+                                                               : T;
   for (int j = 0; j < end; j += B1) {
     auto cols = j + tl::arange<B1>();
     auto col_mask = cols < T;
@@ -40,7 +52,7 @@ void flash(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> 
       scores = queries.col() * tl::load(k + cols, col_mask, -INFINITY).row();
     } else {
       scores = tl::where(col_mask.row(), queries.col() * tl::load(k + cols, col_mask, 0.0f).row(),
-                         -INFINITY);
+                         masked);
     }
     auto new_max = tl::maximum(row_max, tl::max<1>(scores));
     auto weights = tl::exp(scores - new_max.col());
@@ -64,7 +76,7 @@ void flash(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> 
     static constexpr int num_warps = 4;                                                        \
     TL_KERNEL void operator()(tl::ptr<const float> q, tl::ptr<const float> k,                  \
                               tl::ptr<const float> v, tl::ptr<float> z, int N0, int T) const { \
-      flash<B0, B1, bug>(q, k, v, z, N0, T);                                                   \
+      wrong::flash<B0, B1, bug>(q, k, v, z, N0, T);                                            \
     }                                                                                          \
   };
 // The running maximum starts at 0: "scores are positive anyway".
@@ -78,9 +90,40 @@ TP_FLASH_KERNEL(FlashAttentionKeysMaskedWithInfinity, flash_bug::keys_masked_wit
 // The rescale factor upside down, exp(new - old): infinite while the old maximum is -inf, and the
 // running sum (0) times it is NaN.
 TP_FLASH_KERNEL(FlashAttentionRescaledUpsideDown, flash_bug::rescale_upside_down)
-#undef TP_FLASH_KERNEL
+// Stops after 16384 keys, "a long context": only the large tier's 65539 keys show it.
+TP_FLASH_KERNEL(FlashAttentionUpTo16384Keys, flash_bug::up_to_16384)
+// The running maximum starts at -1e4, "below any real score": a query whose scores are all
+// below it never raises it, and every exp underflows (0 / 0).
+TP_FLASH_KERNEL(FlashAttentionMaxFromMinus1e4, flash_bug::max_from_minus_1e4)
+// Masked keys score -1e4 instead of -inf: where every real score is below it, the masked keys
+// (v loaded as 0) take all the weight.
+TP_FLASH_KERNEL(FlashAttentionMaskedWithMinus1e4, flash_bug::masked_with_minus_1e4)
 
 // ---- conv2d ----
+
+// The filter's taps up to 8 x 8, "a filter is at most 8 wide": only the large tier's 11 x 9
+// filter shows it.
+template <int B0, int B1>
+struct Conv2dFilterUpTo8x8 {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> k, tl::ptr<float> z,
+                            int N0, int H, int W, int KH, int KW) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    auto x_image = x + tl::program_id(2) * H * W;
+    tl::tile<float, B0, B1> acc = 0.0f;
+    for (int a = 0; a < KH && a < 8; ++a) {
+      for (int b = 0; b < KW && b < 8; ++b) {
+        float weight = tl::load(k + a * KW + b);
+        auto inside = (rows + a < H).col() & (cols + b < W).row();
+        acc = acc + weight * tl::load(x_image + (rows + a).col() * W + (cols + b).row(), inside,
+                                      0.0f);
+      }
+    }
+    tl::store(z + tl::program_id(2) * H * W + rows.col() * W + cols.row(), acc,
+              (rows < H).col() & (cols < W).row());
+  }
+};
 
 // The filter's loops swapped: rows of taps up to KW, columns up to KH.
 template <int B0, int B1>
@@ -128,7 +171,9 @@ struct Conv2dWithoutTheImageOffset {
 
 // ---- matmul ----
 
-enum class matmul_bug { no_accumulation, up_to_128, minus_infinity_other, unset_accumulator };
+enum class matmul_bug {
+  no_accumulation, up_to_128, minus_infinity_other, unset_accumulator, up_to_8192
+};
 
 template <int B0, int B1, int B_MID, matmul_bug Bug>
 void matmul(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0, int N1,
@@ -138,7 +183,9 @@ void matmul(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, in
   const int batch = tl::program_id(2);
   tl::tile<float, B0, B1> acc;
   if constexpr (Bug != matmul_bug::unset_accumulator) acc = 0.0f;
-  const int end = Bug == matmul_bug::up_to_128 && MID > 128 ? 128 : MID;
+  const int end = Bug == matmul_bug::up_to_128 && MID > 128     ? 128
+                  : Bug == matmul_bug::up_to_8192 && MID > 8192 ? 8192
+                                                                : MID;
   constexpr float x_other = Bug == matmul_bug::minus_infinity_other ? -INFINITY : 0.0f;
   for (int k = 0; k < end; k += B_MID) {
     auto ks = k + tl::arange<B_MID>();
@@ -166,6 +213,8 @@ void matmul(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, in
 TP_MATMUL_KERNEL(MatmulWithoutAccumulating, matmul_bug::no_accumulation)
 // Stops after 128 steps along MID.
 TP_MATMUL_KERNEL(MatmulUpTo128, matmul_bug::up_to_128)
+// Stops at K = 8192, the benchmarks' largest: only the large tier's MID = 8195 shows it.
+TP_MATMUL_KERNEL(MatmulUpTo8192, matmul_bug::up_to_8192)
 // -inf as x's `other`, copied from a softmax: -inf times y's 0 is NaN.
 TP_MATMUL_KERNEL(MatmulWithMinusInfinityOther, matmul_bug::minus_infinity_other)
 // The accumulator declared without a value.
@@ -175,6 +224,11 @@ TP_MATMUL_KERNEL(MatmulFromAnUnsetAccumulator, matmul_bug::unset_accumulator)
 }  // namespace wrong
 
 namespace twin {
+
+// The lowest float instead of -inf, as the initial maximum and the masked keys' score: below
+// every finite score, so exp of it minus any real maximum is 0, as exp(-inf) is.
+TP_FLASH_KERNEL(FlashAttentionFromTheLowestFloat, wrong::flash_bug::lowest_float)
+#undef TP_FLASH_KERNEL
 
 // Base 2: scores scaled by log2(e) once, exp2 everywhere.
 template <int B0, int B1>
@@ -327,17 +381,23 @@ TP_WRONG(FlashAttentionWithoutRescaling, flash_attention_simple, "wrong-result",
 TP_WRONG(FlashAttentionUpTo1024Keys, flash_attention_simple, "wrong-result", "4099");
 TP_WRONG(FlashAttentionRescaledUpsideDown, flash_attention_simple, "nan-inf",
          "the first NaN is 0 * inf");
+TP_WRONG(FlashAttentionUpTo16384Keys, flash_attention_simple, "wrong-result", "T=65539");
+TP_WRONG(FlashAttentionMaxFromMinus1e4, flash_attention_simple, "nan-inf", "the first NaN is 0 / 0");
+TP_WRONG(FlashAttentionMaskedWithMinus1e4, flash_attention_simple, "wrong-result", "-25500");
 TP_WRONG(FlashAttentionKeysMaskedWithInfinity, flash_attention_simple, "nan-inf",
          "The infinity comes from -inf in a masked load's `other`");
 TP_WRONG(Conv2dSwappedFilterLoops, conv2d, "out-of-bounds", "");
 TP_WRONG(Conv2dWithoutTheImageOffset, conv2d, "wrong-result", "");
+TP_WRONG(Conv2dFilterUpTo8x8, conv2d, "wrong-result", "KH=11, KW=9");
 TP_WRONG(MatmulWithoutAccumulating, matmul, "wrong-result", "");
 TP_WRONG(MatmulUpTo128, matmul, "wrong-result", "MID=131");
+TP_WRONG(MatmulUpTo8192, matmul, "wrong-result", "MID=8195");
 TP_WRONG(MatmulWithMinusInfinityOther, matmul, "nan-inf",
          "The infinity comes from -inf in a masked load's `other`");
 TP_WRONG(MatmulFromAnUnsetAccumulator, matmul, "poison-store",
          "The poison comes from a tl::tile declared without a value");
 TP_TWIN(FlashAttentionInBase2, flash_attention_simple);
+TP_TWIN(FlashAttentionFromTheLowestFloat, flash_attention_simple);
 TP_TWIN(FlashAttentionBackwards, flash_attention_simple);
 TP_TWIN(Conv2dAdvancingPointers, conv2d);
 TP_TWIN(MatmulAdvancingPointers, matmul);

@@ -90,6 +90,20 @@ struct VectorAddOverlappingBlocks {
   }
 };
 
+// Each pair of lanes stores through the pair's first offset (offsets / 2 * 2): lanes 2k and
+// 2k + 1 of one store write one element.
+template <int B0>
+struct VectorAddStoringInPairs {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z,
+                            int N0) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto mask = offsets < N0;
+    auto sum = tl::load(x + offsets, mask) + tl::load(y + offsets, mask);
+    tl::store(z + offsets / 2 * 2, sum, mask);
+  }
+};
+
 // A vector add with a loop around it; with Step = 0 the loop never ends.
 template <int B0, int Step>
 void add_in_a_loop(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0) {
@@ -549,6 +563,28 @@ TEST_CASE("Two programs writing the same element is a write-write race", "[known
   }
 }
 
+TEST_CASE("Two lanes of one store writing one element is a write-write race, with or without "
+          "a budget on writes",
+          "[known-wrong]") {
+  for (bool budgets : {true, false}) {
+    INFO((budgets ? "with the puzzle's budgets" : "without budgets"));
+    auto spec = puzzle_with<wrong::VectorAddStoringInPairs, tp::bindings::vector_add>("vector-add");
+    auto twin = puzzle_with<solutions::VectorAdd, tp::bindings::vector_add>("vector-add");
+    if (!budgets) spec.budgets.clear(), twin.budgets.clear();
+    const auto report = check(spec);
+    const auto& d = the_diagnostic(report);
+    CHECK(d.kind == "race-write-write");
+    CHECK(d.buffer == "z");
+    // N0 = 2, the second case: lanes 0 and 1 both write z[0].
+    CHECK(report.sizes == std::vector<int>{2});
+    REQUIRE_FALSE(d.lanes.empty());
+    CHECK(d.lanes[0].lane == 1);
+    CHECK(d.lanes[0].offset == 0);
+    CHECK_THAT(d.message, Catch::Contains("two lanes of this store write z[0]"));
+    CHECK(check(twin).status == tp::status::solved);
+  }
+}
+
 TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without harm",
           "[known-wrong][isolate]") {
   // A stand-in for the host's crash handler (Catch2 installs one for SIGSEGV): the checker's
@@ -647,6 +683,7 @@ TP_WRONG(VectorAddWithoutMask, vector_add, "out-of-bounds", "Mask the lanes that
 TP_WRONG(VectorAddSkippingLastLane, vector_add, "unwritten-output", "");
 TP_WRONG(VectorSubtract, vector_add, "wrong-result", "");
 TP_WRONG(VectorAddOverlappingBlocks, vector_add, "race-write-write", "");
+TP_WRONG(VectorAddStoringInPairs, vector_add, "race-write-write", "two lanes of this store");
 TP_WRONG(VectorAddEndlessLoop, vector_add, "op-budget", "loop");
 TP_WRONG_ISOLATED(VectorAddRaisingSigsegv, vector_add, "crash", "after its tile operation at");
 TP_WRONG_ISOLATED(VectorAddDereferencingNull, vector_add, "crash", "after its tile operation at");

@@ -102,7 +102,8 @@ struct OuterAddTransposed {
   }
 };
 
-// Steps from row to row by N1, the length of a column: right only where z is square.
+// Steps from row to row by N1, the length of a column: right only where z is square; elsewhere
+// rows overlap, and two lanes of the store write one element.
 template <int B0, int B1>
 struct OuterAddWrongRowStride {
   static constexpr int num_warps = 4;
@@ -375,11 +376,13 @@ TEST_CASE("Known-wrong outer-add kernels fail with their diagnostic", "[known-wr
     CHECK(d.buffer == "z");
     CHECK(report.sizes == std::vector<int>{32, 32});
   }
-  SECTION("a row stride of N1 passes the square case and leaves most of a wide z unwritten") {
+  SECTION("a row stride of N1 passes the square case; in a wide z two lanes of its store write "
+          "one element") {
     const auto report = check_wrong<wrong::OuterAddWrongRowStride, binding, 2>("outer-add");
     const auto& d = the_diagnostic(report);
-    CHECK(d.kind == "unwritten-output");
+    CHECK(d.kind == "race-write-write");
     CHECK(d.buffer == "z");
+    CHECK_THAT(d.message, Catch::Contains("two lanes of this store write z[0, 16]"));
     CHECK(report.sizes == std::vector<int>{64, 16});
   }
   SECTION("a kernel written for 32 x 32 reads past the end of a shorter y") {
@@ -498,7 +501,8 @@ TP_WRONG(ConstantAddBlockWithoutMask, constant_add_block, "out-of-bounds", "");
 TP_WRONG(ConstantAddBlockMaskingLanes, constant_add_block, "out-of-bounds", "");
 TP_WRONG(ConstantAddBlockWithoutProgramId, constant_add_block, "race-write-write", "");
 TP_WRONG(OuterAddTransposed, outer_add, "wrong-result", "");
-TP_WRONG_FIRST_CONFIGS(OuterAddWrongRowStride, outer_add, 2, "unwritten-output", "");
+TP_WRONG_FIRST_CONFIGS(OuterAddWrongRowStride, outer_add, 2, "race-write-write",
+                       "two lanes of this store write");
 TP_WRONG_FIRST_CONFIGS(OuterAddFor32By32, outer_add, 2, "out-of-bounds", "");
 TP_WRONG(OuterAddBlockWithoutRowMask, outer_add_block, "out-of-bounds", "");
 TP_WRONG(OuterAddBlockLoadingTiles, outer_add_block, "efficiency-budget", "");

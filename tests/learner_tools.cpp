@@ -3,6 +3,7 @@
 // `watch` checks again when a file is saved and stops cleanly on Ctrl-C.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 #include <sstream>
@@ -259,15 +260,19 @@ TEST_CASE("show prints the page, which holds no hint, and says how to ask for th
 TEST_CASE("show maps which program touched which elements, and what went wrong", "[ux][show]") {
   const std::string dir = fresh_dir("show");
   const tp::puzzle_spec& p = puzzle("vector-add");
+  const std::string of_all = " of " + std::to_string(p.cases.size()) + ": ";  // "case 4 of N: "
   SECTION("the reference solution: four programs of 32, the tail masked, nothing wrong") {
     const auto r = run_cli("show 3 --impl solution --case 4");
     CHECK(r.exit_code == 0);
-    CHECK_THAT(r.out, Catch::Contains("case 4 of 7: N0=100, B0=32, order forward"));
+    CHECK_THAT(r.out, Catch::Contains("case 4 of " + std::to_string(p.cases.size()) +
+                                      ": N0=100, B0=32, order forward"));
     const auto z = map_rows(r.out, "z");
     REQUIRE(z.size() == 2);
     CHECK(z[0] == std::string(32, '0') + std::string(32, '1'));
     CHECK(z[1] == std::string(32, '2') + std::string(4, '3') + std::string(28, ' '));
     CHECK_THAT(r.out, Catch::Contains("28 masked-off lanes point outside x"));
+    CHECK_THAT(r.out, Catch::Contains("the sizes it allows, where every index is checked to "
+                                      "stay in int32: " + p.size_bounds_rule));
     CHECK_THAT(r.out, Catch::Contains("each element read at most once"));
     CHECK_THAT(r.out, Catch::Contains("This run is right"));
     CHECK(r.out.find('\033') == std::string::npos);  // not a terminal: plain text
@@ -311,7 +316,7 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     REQUIRE(kernel != solved_stub(p));
     write_text(dir + "/" + stub_name(p), kernel);
     const auto r = run_cli("show 3 --case 4 --puzzles " + dir);
-    CHECK_THAT(r.out, Catch::Contains("unwritten-output: case 4 of 7: N0=100, B0=32, order "
+    CHECK_THAT(r.out, Catch::Contains("unwritten-output: case 4" + of_all + "N0=100, B0=32, order "
                                       "forward: 48 of 100 elements of z were never written. The "
                                       "first: z[16] z[17] z[18] z[19]"));
     CHECK_THAT(r.out, !Catch::Contains("nan-inf"));
@@ -360,9 +365,11 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     CHECK(read_text(html).empty());
   }
   SECTION("a bad option is a usage error that prints nothing on stdout, the page included") {
-    const std::pair<const char*, const char*> bad[] = {
+    const std::string cases = std::to_string(p.cases.size());
+    const std::string past_the_last = "show 3 --case " + std::to_string(p.cases.size() + 1);
+    const std::pair<std::string, std::string> bad[] = {
         {"show 3 --impl solution --case 4 --program 4", "program ids go from (0, 0, 0) to (3, 0, 0)"},
-        {"show 3 --case 8", "has cases 1 to 7"},
+        {past_the_last, "has cases 1 to " + cases},
         {"show 3 --blocks B0=64", "is checked with B0=32, B0=256; name one of them"},
         {"show 3 --blocks B1=32", "is checked with B0=32, B0=256"},
         {"show 1 --case 1 --blocks B0=128", "--case 1 runs with --blocks B0=32 only"},
@@ -380,7 +387,7 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
         run_cli("show 3 --impl solution --case 4 --program 3 --blocks B0=32 --order reverse");
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("# Puzzle 3: vector-add"));
-    CHECK_THAT(r.out, Catch::Contains("case 4 of 7: N0=100, B0=32, order reverse"));
+    CHECK_THAT(r.out, Catch::Contains("case 4 of " + cases + ": N0=100, B0=32, order reverse"));
   }
 }
 
@@ -388,13 +395,14 @@ TEST_CASE("show replays the run check failed on, block sizes and all", "[ux][sho
   // A long sum without the store's mask: right with B0 = 1, out of bounds with B0 = 4.
   const std::string dir = fresh_dir("show-replay");
   const tp::puzzle_spec& p = puzzle("long-sum");
+  const std::string of_all = " of " + std::to_string(p.cases.size()) + ": ";
   const std::string kernel = replace_all(solved_stub(p), "tl::store(z + rows, row_sum, row_mask);",
                                          "tl::store(z + rows, row_sum);");
   REQUIRE(kernel != solved_stub(p));
   write_text(dir + "/" + stub_name(p), kernel);
   const auto check = run_cli("check 8 --puzzles " + dir);
   CHECK(check.exit_code == 1);
-  CHECK_THAT(check.out, Catch::Contains("(case 1 of 7: N0=1, T=1, B0=4, B1=64, order forward)"));
+  CHECK_THAT(check.out, Catch::Contains("(case 1" + of_all + "N0=1, T=1, B0=4, B1=64, order forward)"));
   const std::string replay = "tilepuzzles show 8 --case 1 --blocks B0=4,B1=64 --puzzles " + dir;
   CHECK_THAT(check.out, Catch::Contains("To see this run: " + replay));
 
@@ -403,7 +411,7 @@ TEST_CASE("show replays the run check failed on, block sizes and all", "[ux][sho
     CHECK(r.exit_code == 0);
     CHECK_THAT(r.out, Catch::Contains("--- The run your last check failed on (tilepuzzles show 8 "
                                       "--case 1 --blocks B0=4,B1=64; --case N for another)"));
-    CHECK_THAT(r.out, Catch::Contains("case 1 of 7: N0=1, T=1, B0=4, B1=64, order forward"));
+    CHECK_THAT(r.out, Catch::Contains("case 1" + of_all + "N0=1, T=1, B0=4, B1=64, order forward"));
     CHECK_THAT(r.out, Catch::Contains("out of bounds: program (0, 0, 0) stores 3 lanes outside z"));
     CHECK_THAT(r.out, !Catch::Contains("This run is right"));
   }
@@ -425,7 +433,7 @@ TEST_CASE("show replays the run check failed on, block sizes and all", "[ux][sho
     // The comparison can fail: the first block sizes' run in place of the failed one, or a line
     // number one off, is found.
     const std::vector<std::string> first_blocks = {
-        "    (case 1 of 7: N0=1, T=1, B0=1, B1=32, order forward)"};
+        "    (case 1" + of_all + "N0=1, T=1, B0=1, B1=32, order forward)"};
     CHECK(lines_not_in(first_blocks, real_check) == first_blocks);
     const std::vector<std::string> line_off = {
         "  out-of-bounds: program (0, 0, 0) stores to z outside the buffer at "
@@ -436,7 +444,7 @@ TEST_CASE("show replays the run check failed on, block sizes and all", "[ux][sho
     const auto r = run_cli(replay.substr(std::string("tilepuzzles ").size()));
     CHECK_THAT(r.out, Catch::Contains("out-of-bounds: program (0, 0, 0) stores to z"));
     const auto first = run_cli("show 8 --case 1 --puzzles " + dir);
-    CHECK_THAT(first.out, Catch::Contains("case 1 of 7: N0=1, T=1, B0=1, B1=32, order forward"));
+    CHECK_THAT(first.out, Catch::Contains("case 1" + of_all + "N0=1, T=1, B0=1, B1=32, order forward"));
     CHECK_THAT(first.out, Catch::Contains("This run is right"));
   }
   SECTION("once the check passes, show runs its first case with several programs again") {
@@ -456,7 +464,13 @@ TEST_CASE("show's maps give each row of conv2d's images a row of cells", "[ux][s
   CHECK(map_rows(r.out, "z").size() == 32);
   // Wider than 64 columns, every cell covers the same number of columns (the last ones fewer):
   // long-sum's rows of 1000 in cells of 16, never cells of 15 next to cells of 16.
-  const auto wide = run_cli("show long-sum --impl solution --case 6");
+  const auto& long_sum = puzzle("long-sum").cases;
+  const auto rows_of_1000 = std::find_if(long_sum.begin(), long_sum.end(), [](const auto& c) {
+    return c.sizes == std::vector<int>{2, 1000};
+  });
+  REQUIRE(rows_of_1000 != long_sum.end());
+  const auto wide = run_cli("show long-sum --impl solution --case " +
+                            std::to_string(rows_of_1000 - long_sum.begin() + 1));
   CHECK_THAT(wide.out, Catch::Contains("x: float32 [2, 1000], input, 2 x 1000 elements as 2 x 63 "
                                        "cells of 1 x 16"));
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -223,6 +224,32 @@ TEST_CASE("check never runs the kernel of an older build", "[modules]") {
   CHECK_THAT(r.out, Catch::Contains("not checked: " + file + " changed since it was last compiled"));
   r = run_cli(check);
   CHECK(r.exit_code == 0);
+  CHECK_THAT(puzzle_line(r.out, p), Catch::Contains(" solved "));
+
+  // A module older than the main build's precompiled header, through which tl's headers and a
+  // new module ABI reach it (its depfile does not name the header), is built again, not loaded
+  // stale or refused as built for another checker.
+  const std::string binary = TILEPUZZLES_BINARY;
+  const std::string build = binary.substr(0, binary.find_last_of('/'));
+  const std::string pch = build + "/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx.gch";
+  struct stat header {};
+  REQUIRE(::stat(pch.c_str(), &header) == 0);
+  std::string module;
+  for (const auto& e : std::filesystem::directory_iterator(build + "/puzzle-dirs"))
+    if (e.path().filename().string().rfind("stale-", 0) == 0)
+      module = e.path().string() + "/modules/vector_add.stub.so";
+  REQUIRE_FALSE(module.empty());
+  const timespec before_header[2] = {header.st_mtim,
+                                     {header.st_mtim.tv_sec - 1, header.st_mtim.tv_nsec}};
+  REQUIRE(::utimensat(AT_FDCWD, module.c_str(), before_header, 0) == 0);
+  r = run_cli(check + " --no-build");
+  // The precompiled header is named, unless a file the depfile lists changed since it was built.
+  CHECK_THAT(r.out, Catch::Contains("not checked: ") &&
+                        Catch::Contains(" changed since it was last compiled"));
+  r = run_cli(check);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(puzzle_line(r.out, p), Catch::Contains(" solved "));
+  r = run_cli(check + " --no-build");
   CHECK_THAT(puzzle_line(r.out, p), Catch::Contains(" solved "));
 }
 

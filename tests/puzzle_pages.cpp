@@ -133,6 +133,9 @@ std::vector<std::string> checker_facts(const tp::puzzle_spec& spec) {
       cases += (i ? ", " : "") + std::to_string(spec.cases[c].sizes[i]);
     cases += ")`";
   }
+  std::string large;
+  for (std::size_t c = 0; c < spec.cases.size(); ++c)
+    if (spec.cases[c].large) large += (large.empty() ? "case " : ", ") + std::to_string(c + 1);
   const std::string n = std::to_string(spec.number);
   const std::string which = spec.case_fits_rule.empty()
                                 ? "every case with every block size"
@@ -141,7 +144,8 @@ std::vector<std::string> checker_facts(const tp::puzzle_spec& spec) {
           "- **Cases (`--case`), `(" + names + ")`:** " + cases + ". `./build/tilepuzzles show " + n +
               " --no-run` says what each holds.",
           "- **Runs:** " + which + ", in forward, reverse and shuffled order (`--seed` seeds the "
-              "inputs and the shuffle): " + std::to_string(tp::simulator_runs(spec)) + " runs."};
+              "inputs and the shuffle), the large tier (" + large + ") once the others pass, in "
+              "forward order only: " + std::to_string(tp::simulator_runs(spec)) + " runs."};
 }
 
 // A page's bullets each on one line: a continuation line ("\n  ...") joined to its bullet.
@@ -339,8 +343,10 @@ std::vector<std::string> wrong_counts(const std::string& text) {
 
 TEST_CASE("The guides' counts of puzzles and runs are the checker's", "[pages]") {
   const std::string n = std::to_string(tp::all_puzzles().size());
-  CHECK(wrong_counts("2 of " + n + " puzzles solved.\n   3  vector-add   solved   42 simulator runs\n"
-                     " 1/" + n + " Test  #1: grade_constant-add\n").empty());
+  const std::string vector_add_runs = std::to_string(tp::simulator_runs(*tp::find_puzzle("3")));
+  CHECK(wrong_counts("2 of " + n + " puzzles solved.\n   3  vector-add   solved   " +
+                     vector_add_runs + " simulator runs\n 1/" + n +
+                     " Test  #1: grade_constant-add\n").empty());
   CHECK(wrong_counts("2 of 14 puzzles solved.\n   3  vector-add   solved   36 simulator runs\n"
                      " 1/14 Test  #1: grade_constant-add\n14% tests passed, 12 tests failed out of 14\n")
             .size() == 4);

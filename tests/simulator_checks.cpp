@@ -560,6 +560,75 @@ TEST_CASE("programs that each write their own elements, even twice, are clean in
   }
 }
 
+
+TEST_CASE("two lanes of one store writing one element are reported as race-write-write, in "
+          "bulk and lane by lane",
+          "[sim][race-write-write]") {
+  for (bool lane_by_lane : {false, true}) {
+    INFO((lane_by_lane ? "lane by lane" : "in bulk"));
+    launch_options options;
+    options.lane_by_lane = lane_by_lane;
+    SECTION(std::string("a 1-D store whose offsets repeat (i / 2): ") +
+            (lane_by_lane ? "lane by lane" : "in bulk")) {
+      std::vector<float> z(8);
+      auto bz = output("z", z);
+      int line = 0;
+      const auto r = tl::sim::run_grid({1, 1, 1}, options, {&bz}, [&] {
+        line = __LINE__; tl::store(tl::ptr<float>{&bz} + tl::arange<8>() / 2, 1.0f);
+      });
+      REQUIRE(r.error.has_value());
+      const diagnostic& d = *r.error;
+      INFO(d.message);
+      CHECK(d.kind == "race-write-write");
+      CHECK(d.program == program_id3{0, 0, 0});
+      CHECK(d.buffer == "z");
+      CHECK_THAT(d.source, Catch::EndsWith(at_line(line)));
+      CHECK(lanes_of(d) == std::vector<long long>{1, 3, 5, 7});
+      CHECK(offsets_of(d) == std::vector<long long>{0, 1, 2, 3});
+      CHECK_THAT(d.lanes[0].note, Catch::Contains("lane 0 at [0] writes it too"));
+      CHECK_THAT(d.message, Catch::StartsWith("race-write-write: program (0, 0, 0): two lanes of "
+                                              "this store write z[0]") &&
+                                Catch::Contains("4 lanes") && Catch::Contains("undefined"));
+    }
+    SECTION(std::string("a 2-D store without its row stride (rows + cols): ") +
+            (lane_by_lane ? "lane by lane" : "in bulk")) {
+      std::vector<float> z(4 * 8);
+      auto bz = output("z", z, {4, 8});
+      const auto r = tl::sim::run_grid({1, 1, 1}, options, {&bz}, [&] {
+        auto rows = tl::arange<4>();
+        auto cols = tl::arange<8>();
+        tl::store(tl::ptr<float>{&bz} + rows.col() + cols.row(), 1.0f);
+      });
+      REQUIRE(r.error.has_value());
+      const diagnostic& d = *r.error;
+      INFO(d.message);
+      CHECK(d.kind == "race-write-write");
+      REQUIRE_FALSE(d.lanes.empty());
+      // Lane [1, 0] is the first to land on an element lane [0, 1] wrote: z[0, 1].
+      CHECK(d.lanes[0].coords == std::vector<int>{1, 0});
+      CHECK(d.lanes[0].offset == 1);
+      CHECK_THAT(d.lanes[0].note, Catch::Contains("lane 1 at [0, 1] writes it too"));
+      CHECK_THAT(d.message, Catch::Contains("two lanes of this store write z[0, 1]"));
+    }
+    SECTION(std::string("its twins run clean: repeated offsets masked off, lanes in reverse "
+                        "order, one program storing an element twice in two stores: ") +
+            (lane_by_lane ? "lane by lane" : "in bulk")) {
+      std::vector<float> z(8);
+      auto bz = output("z", z);
+      const auto r = tl::sim::run_grid({1, 1, 1}, options, {&bz}, [&] {
+        auto i = tl::arange<8>();
+        tl::store(tl::ptr<float>{&bz} + i / 2, 1.0f, i % 2 == 0);
+        tl::store(tl::ptr<float>{&bz} + (7 - i), tl::cast<float>(i));
+        auto rows = tl::arange<2>();
+        tl::store(tl::ptr<float>{&bz} + rows.col() * 4 + tl::arange<4>().row(), 2.0f,
+                  rows.col() < 1);
+      });
+      REQUIRE_CLEAN(r);
+      CHECK(z == std::vector<float>{2, 2, 2, 2, 3, 2, 1, 0});
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // race-read-write
 
@@ -702,9 +771,10 @@ TEST_CASE("offsets past int32 are reported as index-overflow at the step that le
   }
   SECTION("in a store, below INT_MIN") {
     const auto r = tl::sim::run_grid({2, 1, 1}, {}, {&bz}, [&] {
-      // program 0: 0, 0, 0, 0; program 1: 0, -1e9, -2e9, -3e9
+      // program 0: 0 (its lanes 1 to 3, also on 0, masked off: two lanes of one store on one
+      // element are a race); program 1: 0, -1e9, -2e9, -3e9
       line = __LINE__; auto offs = tl::arange<4>() * tl::program_id(0) * (-stride);
-      tl::store(tl::ptr<float>{&bz} + offs, 0.0f);
+      tl::store(tl::ptr<float>{&bz} + offs, 0.0f, tl::arange<4>() < 1 + 3 * tl::program_id(0));
     });
     REQUIRE(r.error.has_value());
     const diagnostic& d = *r.error;

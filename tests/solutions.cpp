@@ -200,18 +200,26 @@ TEST_CASE("Every reference solution passes on every case, block size and program
       REQUIRE(report.status == tp::status::solved);
       CHECK(report.passed());
       CHECK(report.diagnostics.empty());
-      // Nothing was skipped: one run per block size, case and order.
-      int fitting = 0;
+      // Nothing was skipped: one run per block size, small case and order, then one per block
+      // size and large case, in the first order.
+      int fitting = 0, large = 0;
+      const tp::test_case* last_large = nullptr;
       for (const auto& kernel : spec->kernels)
-        for (const auto& c : spec->cases) fitting += spec->runs(c.sizes, kernel.blocks);
+        for (const auto& c : spec->cases) {
+          if (!spec->runs(c.sizes, kernel.blocks)) continue;
+          (c.large ? large : fitting) += 1;
+          if (c.large && &kernel == &spec->kernels.back()) last_large = &c;
+        }
       CHECK(fitting >= static_cast<int>(spec->kernels.size()));  // every block set runs a case
-      CHECK(report.runs == fitting * static_cast<int>(options.orders.size()));
+      CHECK(large >= 1);  // every puzzle has its large tier
+      REQUIRE(last_large != nullptr);
+      CHECK(report.runs == fitting * static_cast<int>(options.orders.size()) + large);
       CHECK(report.spec == spec);
       CHECK(report.which == tp::impl::solution);
-      // The report describes the last case checked.
-      CHECK(report.sizes == spec->cases.back().sizes);
+      // The report describes the last case checked: the last block set's last large case.
+      CHECK(report.sizes == last_large->sizes);
       CHECK(report.blocks == spec->kernels.back().blocks);
-      CHECK(report.order == tl::sim::order_name(options.orders.back()));
+      CHECK(report.order == tl::sim::order_name(options.orders.front()));
       check_generic_counters(*spec, report);
       check_puzzle_counters(*spec, report);
       CHECK(tp::report_line(report).find("solved") != std::string::npos);
@@ -260,6 +268,9 @@ TEST_CASE("No false alarms: every solution passes with no diagnostic on 10 seeds
       tp::check_options options;
       options.which = tp::impl::solution;
       options.seed = seed;
+      // The large tier on three seeds (the suite's time): its cases are about sizes, and the
+      // small ones about values.
+      options.large_tier = seed < 3;
       REQUIRE(options.orders.size() == 3);
       const auto report = tp::check_puzzle(*spec, options);
       INFO(spec->id << " with seed " << seed << "\n" << tp::report_details(report));
@@ -269,18 +280,24 @@ TEST_CASE("No false alarms: every solution passes with no diagnostic on 10 seeds
   }
 }
 
-TEST_CASE("The default op budget is far above what any solution's busiest program needs",
+TEST_CASE("The default op budget is far above what any solution's busiest program needs, in "
+          "the small cases and in the large tier",
           "[solutions]") {
-  const unsigned long long budget = tp::check_options{}.op_budget;
-  for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
-    tp::check_options options;
-    options.which = tp::impl::solution;
-    options.orders = {tl::sim::order::forward};
-    const auto report = tp::check_puzzle(*spec, options);
-    INFO(spec->id << ": the busiest program ran " << report.max_program_ops
-                  << " tile operations; the budget is " << budget);
-    REQUIRE(report.passed());
-    CHECK(report.max_program_ops > 0);
-    CHECK(report.max_program_ops * 20 <= budget);
+  for (const bool large_tier : {false, true}) {
+    const unsigned long long budget =
+        tp::check_options{}.op_budget * (large_tier ? tp::large_tier_op_budget_factor : 1);
+    for (const tp::puzzle_spec* spec : tp::all_puzzles()) {
+      tp::check_options options;
+      options.which = tp::impl::solution;
+      options.orders = {tl::sim::order::forward};
+      options.large_tier = large_tier;
+      const auto report = tp::check_puzzle(*spec, options);
+      INFO(spec->id << (large_tier ? ", large tier too" : ", small cases") << ": the busiest "
+                    << "program ran " << report.max_program_ops
+                    << " tile operations; the budget is " << budget);
+      REQUIRE(report.passed());
+      CHECK(report.max_program_ops > 0);
+      CHECK(report.max_program_ops * 20 <= budget);
+    }
   }
 }

@@ -615,11 +615,15 @@ TL_UNARY_FN(sin)
 TL_UNARY_FN(cos)
 #undef TL_UNARY_FN
 
-// Ceiling division, for grid sizes and loop bounds.
+// Ceiling division, for grid sizes and loop bounds: the quotient rounded up, computed without
+// `(a + b - 1) / b`, whose sum leaves int32 for an `a` within `b` of 2^31 (the size bounds'
+// `cdiv(N0, B0)` at N0 = 2^31 - 1: docs/simulator.md).
 template <class A, class B>
   requires std::is_integral_v<A> && std::is_integral_v<B>
 TL_FN constexpr auto cdiv(A a, B b) {
-  return (a + b - 1) / b;
+  const auto quotient = a / b;
+  const auto remainder = a % b;
+  return remainder != 0 && (remainder > 0) == (b > 0) ? quotient + 1 : quotient;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -98,6 +98,33 @@ case_fill magnitudes_between(double low, double high, int sign) {
   };
 }
 
+case_fill integers_between(int low, int high, int sign, double unit) {
+  return [low, high, sign, unit](std::vector<float>& values, const std::vector<long long>&,
+                                 rng& random) {
+    for (float& v : values) {
+      const int magnitude = low + static_cast<int>(random.below(high - low + 1));
+      const int s = sign != 0 ? sign : (random.next() & 1 ? 1 : -1);
+      v = static_cast<float>(s * magnitude * unit);
+    }
+  };
+}
+
+case_fill rows_equal_but_last(double value, double last) {
+  return [value, last](std::vector<float>& values, const std::vector<long long>& shape, rng&) {
+    const long long cols = shape.empty() ? 1 : shape.back();
+    const long long rows = shape.size() < 2 ? 1 : shape[shape.size() - 2];
+    for (long long i = 0; i < static_cast<long long>(values.size()); ++i)
+      values[i] = static_cast<float>((i / cols) % rows == rows - 1 ? last : value);
+  };
+}
+
+test_case large_case(std::vector<int> sizes, std::string about,
+                     std::vector<std::pair<std::string, case_fill>> fills) {
+  test_case c(std::move(sizes), std::move(about), std::move(fills));
+  c.large = true;
+  return c;
+}
+
 std::vector<test_case> outer_block_cases() {
   // With (B0, B1) = (32, 32) and (64, 16).
   return {
@@ -118,6 +145,16 @@ std::vector<test_case> outer_block_cases() {
        "67 = 2^6 + 3 by 259 = 2^8 + 3: a ragged last tile on both axes with every block size, and "
        "grids of 3 x 9 and 2 x 17 programs."},
   };
+}
+
+std::vector<test_case> outer_block_large_cases() {
+  // Each catches an axis bound or a grid hard-coded up to 2^16 elements, on its axis.
+  return {large_case({65539, 3},
+                     "The large tier: N0 = 65539 = 2^16 + 3, 2049 or 1025 programs along axis 0 "
+                     "with a ragged last one."),
+          large_case({5, 65539},
+                     "The large tier: N1 = 65539 = 2^16 + 3, 2049 or 4097 programs along axis 1 "
+                     "with a ragged last one.")};
 }
 
 std::array<int, 3> outer_block_grid(const std::vector<int>& n, const std::vector<int>& b) {
@@ -294,6 +331,17 @@ void describe_long_softmax(puzzle_spec& s, int passes) {
        "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
        "every element unless the row's maximum is subtracted first.",
        {{"x", values_around(1000.0, 30.0)}}},
+      // Catches a running maximum that starts at -1e4 and masked lanes loaded as -1e4 into the
+      // maximum (it then exceeds every real element, whose exp underflows to 0: 0 / 0, or a row
+      // of zeros). The padding and the initial maximum must be the identity of max, -inf.
+      {{5, 67},
+       "Every row of x lies far below every padding a kernel might pick instead of -inf (about "
+       "-3e4, below -1e4).",
+       {{"x", values_around(-3e4, 30.0)}}},
+      {{7, 131},
+       "Every row of x lies far above zero (about +3e4): exp(x) overflows unless the row's "
+       "maximum is subtracted first, at any magnitude.",
+       {{"x", values_around(3e4, 30.0)}}},
       {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
       {{5, 34}, "A tail of 2 past a multiple of 32."},
       {{6, 131}, "A tail of 3 past a multiple of 32 and of 64."},
@@ -305,14 +353,25 @@ void describe_long_softmax(puzzle_spec& s, int passes) {
       {{3, 4099},
        "Rows of 4099 = 2^12 + 3, a prime: past loop bounds a kernel might hard-code (1024, "
        "4096), with a ragged last block for every B1."},
+      // Catches a loop bound or an array hard-coded up to 65536.
+      large_case({2, 131075},
+                 "The large tier: rows of 131075 = 2^17 + 3, past the longest rows the "
+                 "benchmarks run (131072) and every loop bound or array a kernel might "
+                 "hard-code below them (8192, 16384, 65536)."),
+      // Catches a grid or a row bound hard-coded up to 4096.
+      large_case({4099, 5},
+                 "The large tier: 4099 = 2^12 + 3 rows, past the benchmarks' 4096, a ragged last "
+                 "block of rows for B0 = 4."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto shape = sizes_at({0, 1});
   // Large magnitudes: a softmax that does not subtract the row maximum overflows exp.
   s.tensors = {{"x", false, shape, signed_fill(30.0)},
                {"z", true, shape, nullptr}};
+  s.size_bounds = {{2147483647, 1}, {2047, 1048576}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * T < 2^31, T <= 2^20";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
-    return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
+    return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };
   s.reference = softmax_reference;
   s.rtol = 1e-4;

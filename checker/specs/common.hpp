@@ -77,8 +77,23 @@ case_fill magnitudes_with_row_sign(double low, double high);
 // every matrix, all `peak`: a key that outscores every other, in the last block of keys.
 case_fill peak_in_last_row(double peak, double spread);
 
-// cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time.
-constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
+// Integers uniform in [low, high] (both included), times `unit` (a power of two), all positive
+// (sign 1), all negative (-1), or each of either sign at random (0): products and sums of such
+// values stay exact in float32 while they need fewer than 24 bits, so a kernel's order of
+// operations cannot show at magnitudes where rounding otherwise would.
+case_fill integers_between(int low, int high, int sign, double unit = 1.0);
+// Every element `value`, except the last row (along the second-to-last axis) of every matrix,
+// all `last`: keys that tie exactly, and one that outscores them by a wide margin.
+case_fill rows_equal_but_last(double value, double last);
+
+// A case of the large tier (test_case::large): the checker runs it only once every small case
+// passed.
+test_case large_case(std::vector<int> sizes, std::string about,
+                     std::vector<std::pair<std::string, case_fill>> fills = {});
+
+// cdiv(a, b) = (a + b - 1) / b: programs needed to cover a elements b at a time (in 64 bits, so
+// that the size bounds' 2^31 - 1 elements do not wrap).
+constexpr int cdiv(int a, int b) { return static_cast<int>((1LL * a + b - 1) / b); }
 
 // The cases of the puzzles with a 2-D grid over x[N0] (axis 0, blocks of B0) and y[N1] (axis 1,
 // blocks of B1), sizes (N0, N1); and their grid, (cdiv(N0, B0), cdiv(N1, B1), 1).
@@ -87,6 +102,9 @@ std::array<int, 3> outer_block_grid(const std::vector<int>& sizes, const std::ve
 // outer_block_cases() and, third, a case of 35 x 66 where x and y are all negative (so that every
 // product is positive), described to the learner as `about` says.
 std::vector<test_case> outer_block_cases_with_negative_inputs(std::string about);
+// The large tier of the puzzles with a 2-D grid over x[N0] and y[N1]: each axis past 2^16 in
+// its turn, with the other short.
+std::vector<test_case> outer_block_large_cases();
 // The tensors of the outer puzzles: x[N0] (spread 1), y[N1] (spread y_spread), output z[N1, N0].
 std::vector<tensor_spec> outer_tensors(double y_spread);
 // z[j, i] = x[i] + y[j] (tensors 0, 1 and 2).

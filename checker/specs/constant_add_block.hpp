@@ -35,18 +35,29 @@ void describe(puzzle_spec& s) {
       {{33}, "A tail of 1 past a multiple of 32."},
       {{66}, "A tail of 2 past a multiple of 32 and of 64."},
       {{131}, "A tail of 3 past a multiple of 32 and of 64 (131 = 2^7 + 3, a prime)."},
+      // Catches the constant added in a half type, where 10 is rounded away.
+      {{131},
+       "x far above zero (about +3e4, where float16's spacing is 16): z = x + 10 holds at any "
+       "magnitude.",
+       {{"x", values_around(3e4, 30.0)}}},
       // Catches offsets that ignore program_id.
       {{200}, "The classic puzzle set's x[200]: several programs."},
       {{4099},
        "4099 = 2^12 + 3, a prime: past every round size a kernel might assume (1024, 4096), "
        "with a ragged last block for every B0."},
+      // Catches a loop bound, an array or a count of programs hard-coded up to 2^20.
+      large_case({1048579},
+                 "The large tier: 1048579 = 2^20 + 3 elements, 32769 or 16385 programs, a "
+                 "ragged last block."),
   };
   s.blocked_sizes = {{0, 0}};
   auto n0 = sizes_at({0});
   s.tensors = {{"x", false, n0, signed_fill(10.0)},
                {"z", true, n0, nullptr}};
+  s.size_bounds = {{2147483647}};
+  s.size_bounds_rule = "N0 < 2^31";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
-    return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], 1, 1};
+    return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };
   s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
     set_from(t[1], Eigen::ArrayXd(as_array(t[0]) + 10.0));

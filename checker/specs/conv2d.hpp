@@ -38,6 +38,11 @@ void describe(puzzle_spec& s) {
       {{4, 8, 8, 4, 4}, "The classic puzzle set's 4 images of 8 x 8 with a 4 x 4 filter."},
       // Catches masks on the window's rows or columns off by one.
       {{2, 17, 10, 3, 3}, "H past a multiple of B0 by 1, W past one of 8 by 2."},
+      // Catches products or sums kept in a half type (float16 overflows past 65504).
+      {{2, 17, 10, 3, 3},
+       "x far from zero (magnitudes 2e4 to 3e4) and k positive (0.5 to 1), so that nothing "
+       "cancels: z of about 1e5 to 3e5.",
+       {{"x", magnitudes_between(2e4, 3e4, 1)}, {"k", magnitudes_between(0.5, 1.0, 1)}}},
       // Catches KH and KW swapped.
       {{3, 11, 19, 2, 5}, "H past 8 by 3, W past 8 and 16 by 3; a filter that is not square."},
       // Catches taps beyond the edges read instead of masked to 0.
@@ -48,11 +53,25 @@ void describe(puzzle_spec& s) {
       {{2, 67, 37, 3, 4},
        "Images of 67 x 37 (primes): a ragged last tile on both axes with every block size, "
        "grids of 9 x 5 and 5 x 10 tiles, a filter that is not square."},
+      // Catches filter loops or a tile of taps hard-coded up to 8 x 8.
+      large_case({2, 37, 35, 11, 9},
+                 "The large tier: an 11 x 9 filter, larger than 8 in each direction."),
+      // Catches a row bound or a grid hard-coded up to 1024.
+      large_case({1, 1027, 6, 3, 2}, "The large tier: images of 1027 = 2^10 + 3 rows."),
+      // Catches a column bound or a grid hard-coded up to 1024.
+      large_case({1, 5, 1027, 2, 3}, "The large tier: images of 1027 = 2^10 + 3 columns."),
+      // Catches an image bound or a grid hard-coded up to 1024.
+      large_case({1027, 3, 4, 2, 2}, "The large tier: 1027 = 2^10 + 3 images."),
   };
   s.blocked_sizes = {{1, 0}, {2, 1}};
   s.tensors = {{"x", false, sizes_at({0, 1, 2}), signed_fill()},
                {"k", false, sizes_at({3, 4}), signed_fill()},
                {"z", true, sizes_at({0, 1, 2}), nullptr}};
+  s.size_bounds = {{1, 2147483647, 1, 1, 1}, {1, 8191, 262140, 3, 3}, {65535, 32767, 1, 2, 2},
+                   {1, 46340, 46340, 64, 64}};
+  s.size_bounds_rule =
+      "N0 * H * W < 2^31, N0 <= 65535 and W <= 65535 * 4 (the GPU grid's axes 2 and 1), "
+      "KH, KW <= 64";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{cdiv(n[1], b[0]), cdiv(n[2], b[1]), n[0]};
   };

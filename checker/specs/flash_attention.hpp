@@ -50,6 +50,17 @@ void describe(puzzle_spec& s) {
   // maximum score arrives in the last block of keys.
   const std::vector<std::pair<std::string, case_fill>> maximum_last = {
       {"q", magnitudes_between(1.0, 2.0, 1)}, {"k", peak_in_last_row(8.0, 1.0)}};
+  // Scores spread over thousands far below zero, v near the float16 range: q integers 40 to 60,
+  // every key -60 but each head's last, -50; exact in float16, bfloat16 and float32.
+  const std::vector<std::pair<std::string, case_fill>> thousands_below = {
+      {"q", integers_between(40, 60, 1)},
+      {"k", rows_equal_but_last(-60.0, -50.0)},
+      {"v", magnitudes_between(3e4, 6e4, 0)}};
+  constexpr const char* far_below =
+      "Scores spread over thousands, all far below zero (q integers 40 to 60, every key -60 but "
+      "each head's last, -50: about -2e4 to -3.4e4 after the 1/sqrt(d) scale, every key tied but "
+      "the last, which outscores them by thousands), and v near the float16 range (magnitudes "
+      "3e4 to 6e4).";
   s.cases = {
       // Catches a running maximum that starts at 0 (0 / 0) and no running maximum at all (inf /
       // inf).
@@ -95,7 +106,26 @@ void describe(puzzle_spec& s) {
       {{1, 1, 67, 128, 0},
        "The maximum arriving in the last block of keys, as above, at head_dim 128 (scores about "
        "136).",
-       maximum_last}};
+       maximum_last},
+      // Catches a running maximum that starts at a finite floor such as -1e4 (every exp
+      // underflows: 0 / 0), masked or causal keys scored -1e4 instead of -inf (they win the
+      // softmax), and an accumulator kept in float16 (a sum of v passes 65504).
+      {{1, 2, 35, 64, 1}, std::string(far_below) + " Causal, head_dim 64.", thousands_below},
+      {{2, 1, 35, 128, 0}, std::string(far_below) + " Head_dim 128.", thousands_below},
+      // Catches a loop over keys, a causal bound or a grid hard-coded up to 1024.
+      large_case({1, 1, 1027, 64, 1},
+                 "The large tier: 1027 = 2^10 + 3 queries and keys, causal, head_dim 64, the "
+                 "last key outscoring every other (q positive, that key all 8): the last "
+                 "query's output is that key's v.",
+                 maximum_last),
+      // Catches a loop over keys or a grid hard-coded up to 1024.
+      large_case({1, 1, 1027, 128, 0},
+                 "The large tier: 1027 = 2^10 + 3 queries and keys, not causal, head_dim 128, "
+                 "the last key outscoring every other: every output is about that key's v.",
+                 maximum_last),
+      // Catches a head offset or a grid hard-coded up to 128 heads.
+      large_case({2, 67, 19, 64, 0},
+                 "The large tier: 2 batches of 67 heads, 134 in all.")};
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[3] == b[2]; };
   s.case_fits_rule = "HEAD_DIM = D";
   auto qkv = sizes_at({0, 1, 2, 3});
@@ -104,6 +134,10 @@ void describe(puzzle_spec& s) {
                {"k", false, qkv, signed_fill()},
                {"v", false, qkv, signed_fill()},
                {"o", true, qkv, nullptr}};
+  s.size_bounds = {{1, 1, 65536, 64, 1}, {1, 1, 65536, 128, 0}, {1, 65535, 512, 64, 0},
+                   {65535, 1, 256, 128, 1}, {4, 16, 32768, 64, 0}};
+  s.size_bounds_rule =
+      "Z * H * N * HEAD_DIM < 2^31, Z * H <= 65535 (the GPU grid's axis 1), N <= 2^16";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{cdiv(n[2], b[0]), n[0] * n[1], 1};
   };

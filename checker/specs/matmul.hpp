@@ -34,6 +34,11 @@ void describe(puzzle_spec& s) {
       {{32, 32, 4, 32}, "The classic puzzle set's 4 batches of 32 x 32 @ 32 x 32."},
       // Catches masks off by one.
       {{17, 18, 2, 19}, "Every size past a multiple of 16 by 1, 2 or 3."},
+      // Catches an accumulator or operands kept in a half type (float16 overflows past 65504).
+      {{17, 18, 2, 19},
+       "x and y far from zero (magnitudes 1e4 to 3e4, all positive, so that nothing cancels): "
+       "products up to 9e8 and sums up to 2e10.",
+       {{"x", magnitudes_between(1e4, 3e4, 1)}, {"y", magnitudes_between(1e4, 3e4, 1)}}},
       // Catches a batch or row stride taken from the wrong size.
       {{33, 35, 3, 50},
        "Sizes past a multiple of 32 with N0, N1 and MID all different; three batches."},
@@ -44,14 +49,31 @@ void describe(puzzle_spec& s) {
       {{67, 37, 3, 131},
        "N0 = 67, N1 = 37 and MID = 131 = 2^7 + 3 (primes), three batches: ragged tiles on every "
        "axis with every block size, a grid that is not square, and a loop over MID past 128."},
+      // Catches a loop over MID or a tile of k hard-coded up to 8192.
+      large_case({19, 21, 1, 8195},
+                 "The large tier: MID = 8195 = 2^13 + 3, past the benchmarks' largest K (8192), "
+                 "x and y small integers (every product and sum exact in float32).",
+                 {{"x", integers_between(1, 3, 0)}, {"y", integers_between(1, 3, 0)}}),
+      // Catches a grid or a row bound hard-coded up to 8192.
+      large_case({8195, 5, 1, 7}, "The large tier: N0 = 8195 rows, past the benchmarks' 8192."),
+      // Catches a grid or a column bound hard-coded up to 8192.
+      large_case({5, 8195, 1, 7},
+                 "The large tier: N1 = 8195 columns, past the benchmarks' 8192."),
+      // Catches a batch bound hard-coded up to 1024.
+      large_case({3, 5, 1027, 7}, "The large tier: 1027 = 2^10 + 3 batches."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}, {3, 2}};
   s.tensors = {
       {"x", false, sizes_at({2, 0, 3}), signed_fill()},
       {"y", false, sizes_at({2, 3, 1}), signed_fill()},
       {"z", true, sizes_at({2, 0, 1}), nullptr}};
+  s.size_bounds = {{2147483647, 1, 1, 1}, {1, 1048560, 1, 2048}, {8191, 8191, 1, 262144},
+                   {1, 1, 65535, 32767}, {46340, 46340, 1, 1}};
+  s.size_bounds_rule =
+      "N2 * N0 * MID, N2 * MID * N1 and N2 * N0 * N1 < 2^31, N1 <= 65535 * 16 and N2 <= 65535 (the "
+      "GPU grid's axes 1 and 2), MID <= 2^18";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
-    return std::array<int, 3>{(n[0] + b[0] - 1) / b[0], (n[1] + b[1] - 1) / b[1], n[2]};
+    return std::array<int, 3>{cdiv(n[0], b[0]), cdiv(n[1], b[1]), n[2]};
   };
   s.reference = [](const std::vector<int>& n, std::vector<tensor>& t) {
     const long long N0 = n[0], N1 = n[1], N2 = n[2], MID = n[3];

@@ -79,11 +79,29 @@ void describe(puzzle_spec& s) {
       {{33, 35, 192},
        "Rows and columns past a multiple of 16 and 32 by 1 and 3; MID = 192 leaves a half step "
        "for B_MID = 128."},
+      // Catches an accumulator or a dequantized weight kept in a half type (float16 overflows
+      // past 65504).
+      {{33, 35, 128},
+       "The activation far from zero (integers of magnitudes 1000 to 1500) and scales of +-1/4 "
+       "to +-1: every product and sum exact in float32, sums up to 3e6.",
+       {{"activation", integers_between(1000, 1500, 0)},
+        {"scale", integers_between(1, 4, 0, 0.25)}}},
       // Catches program_id(0) and program_id(1) swapped.
       {{66, 19, 64}, "A grid that is not square, rows past a multiple of 32 by 2."},
       {{5, 3, 1088},
        "MID = 1088 = 1024 + 64: past loop bounds over k a kernel might hard-code (256, 512, "
-       "1024), with a ragged last step for B_MID = 128."}};
+       "1024), with a ragged last step for B_MID = 128."},
+      // Catches a loop over k, a group index or a word index hard-coded up to 8192.
+      large_case({3, 5, 8256},
+                 "The large tier: MID = 8256 = 2^13 + 64, past the largest K of the matmul "
+                 "benchmarks (8192), with scales of +-1/4 and +-1/2 and a small-integer "
+                 "activation (every product and sum exact in float32).",
+                 {{"scale", integers_between(1, 2, 0, 0.25)},
+                  {"activation", integers_between(1, 3, 0)}}),
+      // Catches a grid or a row bound hard-coded up to 8192.
+      large_case({8195, 5, 64}, "The large tier: N0 = 8195 rows of weights, past 8192."),
+      // Catches a grid or a column bound hard-coded up to 8192.
+      large_case({5, 8195, 64}, "The large tier: N1 = 8195 columns, past 8192.")};
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto packed = [](const std::vector<int>& n) {
     return std::vector<long long>{n[0], n[2] / fpint};
@@ -100,6 +118,11 @@ void describe(puzzle_spec& s) {
       {"weight", false, packed, nullptr, dtype::int32, fill_nibbles},
       {"activation", false, sizes_at({2, 1}), signed_fill()},
       {"z", true, sizes_at({0, 1}), nullptr}};
+  s.size_bounds = {{268435455, 1, 64}, {1, 1048560, 2048}, {16383, 8191, 262144},
+                   {46340, 46340, 64}};
+  s.size_bounds_rule =
+      "N0 * MID / 8, MID * N1 and N0 * N1 < 2^31, N1 <= 65535 * 16 (the GPU grid's axis 1), MID <= "
+      "2^18";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{cdiv(n[0], b[0]), cdiv(n[1], b[1]), 1};
   };

@@ -29,8 +29,17 @@ void describe(puzzle_spec& s) {
   s.size_names = {"N0", "N1"};
   s.block_names = {"B0", "B1"};
   s.cases = outer_block_cases();
+  // Catches x or y rounded through a half type or clamped on the way.
+  s.cases.push_back(
+      {{37, 18},
+       "x far above zero (about +3e4) and y far below (about -3e4): z = x + y is a small "
+       "difference of two large numbers, exact in float32.",
+       {{"x", values_around(3e4, 30.0)}, {"y", values_around(-3e4, 30.0)}}});
+  for (auto& c : outer_block_large_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};
   s.tensors = outer_tensors(10.0);
+  s.size_bounds = {{2147483647, 1}, {2047, 1048560}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * N1 < 2^31, N1 <= 65535 * 16 (the GPU grid's axis 1)";
   s.grid = outer_block_grid;
   s.reference = outer_add_reference;
   s.rtol = 1e-6;

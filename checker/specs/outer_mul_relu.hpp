@@ -31,10 +31,20 @@ void describe(puzzle_spec& s) {
   // The negative case catches relu applied to x and y instead of to their product.
   s.cases = outer_block_cases_with_negative_inputs(
       "x and y all negative, so every product is positive and z is the product itself.");
+  // Catches a relu that clamps at a finite floor or a product rounded through a half type
+  // (float16 overflows past 65504).
+  s.cases.push_back(
+      {{37, 18},
+       "x and y far from zero (magnitudes 2e4 to 3e4, either sign): products of about 4e8 to "
+       "9e8, half of them cut by relu.",
+       {{"x", magnitudes_between(2e4, 3e4, 0)}, {"y", magnitudes_between(2e4, 3e4, 0)}}});
+  for (auto& c : outer_block_large_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};
   // Both signs in x and in y: about half the products are negative, and a negative times a
   // negative is positive, so relu on the inputs instead of the product fails.
   s.tensors = outer_tensors(1.0);
+  s.size_bounds = {{2147483647, 1}, {2047, 1048560}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * N1 < 2^31, N1 <= 65535 * 16 (the GPU grid's axis 1)";
   s.grid = outer_block_grid;
   s.reference = [](const std::vector<int>&, std::vector<tensor>& t) {
     const Eigen::ArrayXd x = as_array(t[0]), y = as_array(t[1]);

@@ -31,6 +31,16 @@ void describe(puzzle_spec& s) {
   // The negative case catches a gate on x > 0 or on y > 0 alone.
   s.cases = outer_block_cases_with_negative_inputs(
       "x and y all negative, so x * y > 0 and the gate is open everywhere.");
+  // Catches a gate or a gradient computed through a half type (float16 overflows past 65504) or
+  // clamped on the way.
+  s.cases.push_back(
+      {{37, 18},
+       "x, y and dz far from zero (magnitudes 2e4 to 3e4, either sign): x * y and y * dz of "
+       "about 4e8 to 9e8.",
+       {{"x", magnitudes_between(2e4, 3e4, 0)},
+        {"y", magnitudes_between(2e4, 3e4, 0)},
+        {"dz", magnitudes_between(2e4, 3e4, 0)}}});
+  for (auto& c : outer_block_large_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};
   auto matrix_shape = sizes_at({1, 0});
   // Both signs in x and y, so the relu's gate depends on both; exact zeros in x, where the
@@ -39,6 +49,8 @@ void describe(puzzle_spec& s) {
                {"y", false, sizes_at({1}), signed_fill()},
                {"dz", false, matrix_shape, signed_fill()},
                {"dx", true, matrix_shape, nullptr}};
+  s.size_bounds = {{2147483647, 1}, {2047, 1048560}, {46340, 46340}};
+  s.size_bounds_rule = "N0 * N1 < 2^31, N1 <= 65535 * 16 (the GPU grid's axis 1)";
   s.grid = outer_block_grid;
   s.reference = [](const std::vector<int>& n, std::vector<tensor>& t) {
     const matrix x = as_matrix(t[0], n[1], n[0]);

@@ -39,6 +39,18 @@ void describe(puzzle_spec& s) {
        "Every row of x lies far above zero (about +1000), so exp(x) overflows to infinity for "
        "every element unless the row's maximum is subtracted first.",
        {{"x", values_around(1000.0, 30.0)}}},
+      // Catches masked lanes loaded as -1e4 (67 of 256 or 512 lanes are real), which then win
+      // the maximum: every real element's exp underflows to 0. The padding must be the identity
+      // of max, -inf.
+      {{5, 67},
+       "Every row of x lies far below every padding a kernel might pick instead of -inf (about "
+       "-3e4, below -1e4).",
+       {{"x", values_around(-3e4, 30.0)}}},
+      // Catches a softmax that does not subtract the row's maximum first.
+      {{7, 131},
+       "Every row of x lies far above zero (about +3e4): exp(x) overflows unless the row's "
+       "maximum is subtracted first, at any magnitude.",
+       {{"x", values_around(3e4, 30.0)}}},
       // Catches lanes past the row's end let into the maximum or the sum (loaded as 0, each adds
       // exp(0 - max)).
       {{3, 2}, "Rows of 2 elements, often all negative."},
@@ -50,6 +62,10 @@ void describe(puzzle_spec& s) {
       {{3, 257}, "Rows of 257, longer than 256: they fit only B1 = 512."},
       {{3, 509}, "Rows of 509, a prime just under 512."},
       {{2, 512}, "Rows that fill B1 = 512 exactly."},
+      // Catches a grid or a row bound hard-coded up to 4096.
+      large_case({4099, 509},
+                 "The large tier: 4099 = 2^12 + 3 rows of 509, past the benchmarks' 4096 rows, "
+                 "a ragged last block of rows for B0 = 4."),
   };
   s.blocked_sizes = {{0, 0}, {1, 1}};
   s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[1] <= b[1]; };
@@ -59,6 +75,8 @@ void describe(puzzle_spec& s) {
   // rows are often all negative, so lanes past the end loaded as 0 would win the maximum.
   s.tensors = {{"x", false, shape, signed_fill(30.0)},
                {"z", true, shape, nullptr}};
+  s.size_bounds = {{2147483647, 1}, {4194303, 512}};
+  s.size_bounds_rule = "N0 * T < 2^31, T <= B1";
   s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
     return std::array<int, 3>{cdiv(n[0], b[0]), 1, 1};
   };

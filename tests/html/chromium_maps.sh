@@ -148,7 +148,7 @@ failed_colour=$(probe "$page" | grep -o 'class="verdict failed"[^>]*data-colour=
 # 3. show of a run that is right, with 32 programs (vector-add's N0 = 1000, B0 = 32): its verdict
 #    is not drawn in the colour of a failure, and the legend gives each program its own colour.
 page=$work/show-right.html
-"$binary" show 3 --impl solution --case 6 --blocks B0=32 --html "$page" >/dev/null
+"$binary" show 3 --impl solution --case 7 --blocks B0=32 --html "$page" >/dev/null
 dom=$(probe "$page")
 right_colour=$(grep -o 'class="verdict right"[^>]*data-colour="[^"]*"' <<<"$dom" | head -1 |
   sed -E 's/.*data-colour="([^"]*)"/\1/')
