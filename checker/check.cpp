@@ -203,7 +203,8 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             return fail(*d);
           if (auto d = compare_outputs(spec, tensors, the_case.expected, where)) {
             if (d->kind == kind::nan_inf)
-              trace_nonfinite(spec, c, kernel, launchers[k], the_case, tensors, run, launch, where, *d);
+              trace_nonfinite(spec, c, kernel, launchers[k], the_case, tensors, run, launch, where,
+                              *d);
             if (options.probe_other)
               explain_by_other(spec, c, kernel, launchers[k], the_case, launch, *d);
             return fail(*d);
