@@ -23,7 +23,9 @@ TL_FN double erf_core(double a) {
   const double two_a2 = add(a2, a2);
   double term = a, sum = a;
   for (int n = 1; n <= 64; ++n) {
-    term = div(mul(term, two_a2), static_cast<double>(2 * n + 1));
+    // The ratio of consecutive terms does not depend on the last term: only a product and a sum
+    // are on the loop's chain, and the division of the next steps overlaps them.
+    term = mul(term, div(two_a2, static_cast<double>(2 * n + 1)));
     sum = add(sum, term);
     if (term <= mul(sum, 0x1p-56)) break;
   }
