@@ -140,7 +140,7 @@ TL_FN float float_sqrt(float x) {
 }
 
 // 1 / sqrt(x), each step correctly rounded: the same bits on both backends (Triton's tl.rsqrt is
-// rsqrt.approx.ftz.f32 instead, within 2 ulp of this).
+// the approximate rsqrt.approx instead).
 TL_FN float float_rsqrt(float x) {
 #if defined(__CUDA_ARCH__)
   return __fdiv_rn(1.0f, __fsqrt_rn(x));
