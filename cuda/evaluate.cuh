@@ -121,6 +121,16 @@ template <class T, class A, class BA>
 __device__ __forceinline__ auto rebuild_unary(const cast_expr<T, A>&, const BA& a) {
   return cast_expr<T, BA>(a);
 }
+template <class C, class A, class B, class BC, class BA, class BB>
+__device__ __forceinline__ auto rebuild_ternary(const where_expr<C, A, B>&, const BC& c, const BA& a,
+                                                const BB& b) {
+  return where_expr<BC, BA, BB>(c, a, b);
+}
+template <class Op, class A, class B, class C, class BC, class BA, class BB>
+__device__ __forceinline__ auto rebuild_ternary(const ternary_expr<Op, A, B, C>&, const BC& c,
+                                                const BA& a, const BB& b) {
+  return ternary_expr<Op, BA, BB, BC>(a, b, c);
+}
 
 template <layouts::linear_layout Target, layouts::bit_map Kept, class E>
 __device__ __forceinline__ auto bind(const E& e);
@@ -147,14 +157,14 @@ __device__ __forceinline__ auto bind(const E& e) {
     return e;
   } else if constexpr (is_data_tile<X>::value) {
     return bind_tile<Target, Kept>(e);
-  } else if constexpr (requires { typename X::c_type; }) {  // where_expr
+  } else if constexpr (requires { typename X::c_type; }) {  // where_expr, ternary_expr
     using C = typename X::c_type;
     using A = typename X::a_type;
     using B = typename X::b_type;
     auto c = bind<Target, child_bits<shape_of_t<C>, S>(Kept)>(e.c);
     auto a = bind<Target, child_bits<shape_of_t<A>, S>(Kept)>(e.a);
     auto b = bind<Target, child_bits<shape_of_t<B>, S>(Kept)>(e.b);
-    return where_expr<decltype(c), decltype(a), decltype(b)>(c, a, b);
+    return rebuild_ternary(e, c, a, b);
   } else if constexpr (requires { typename X::b_type; }) {  // binary_expr
     using A = typename X::a_type;
     using B = typename X::b_type;

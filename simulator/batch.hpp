@@ -643,6 +643,59 @@ struct values_of<where_expr<C, A, B>> {
   bool any_ = false;
 };
 
+// Three operands (tl::fma): Op on each lane of the broadcast, poison where any operand's is.
+template <class Op, class A, class B, class C>
+struct values_of<ternary_expr<Op, A, B, C>> {
+  using node = ternary_expr<Op, A, B, C>;
+  using a_values = values_t<A>;
+  using b_values = values_t<B>;
+  using c_values = values_t<C>;
+  using shape = broadcast_t<typename a_values::shape, typename b_values::shape,
+                            typename c_values::shape>;
+  using lane = lane_of<node>;
+  using stored = lane;
+  static constexpr bool has_poison =
+      node::may_poison && (a_values::has_poison || b_values::has_poison || c_values::has_poison);
+
+  static constexpr bool writes_into = true;
+
+  explicit values_of(const node& e, lane* into = nullptr)
+      : a_(e.a), b_(e.b), c_(e.c), vals_(into) {
+    using loop = broadcast_loop<shape, typename a_values::shape, typename b_values::shape,
+                                typename c_values::shape>;
+    auto* out = vals_.data();
+    loop::run([&](long long o, long long ia, long long ib, long long ic) {
+      out[o] = static_cast<lane>(Op{}(lane_at(a_, ia), lane_at(b_, ib), lane_at(c_, ic)));
+    });
+    if constexpr (has_poison) {
+      if (a_.any_poison() || b_.any_poison() || c_.any_poison()) {
+        auto* po = pois_.data();
+        with_poison(a_, [&](auto poison_a) {
+          with_poison(b_, [&](auto poison_b) {
+            with_poison(c_, [&](auto poison_c) {
+              loop::run([&](long long o, long long ia, long long ib, long long ic) {
+                po[o] = poison_a(ia) | poison_b(ib) | poison_c(ic);
+              });
+            });
+          });
+        });
+        any_ = any_set(po, shape::size);
+      }
+    }
+  }
+  const stored* values() const { return vals_.data(); }
+  bool any_poison() const { return any_; }
+  const bool* poison() const { return pois_.data(); }
+
+ private:
+  a_values a_;
+  b_values b_;
+  c_values c_;
+  output_lanes<lane, shape::size> vals_;
+  lane_array<bool, has_poison ? shape::size : 1> pois_;
+  bool any_ = false;
+};
+
 // ---------------------------------------------------------------------------------------------
 // Affine index expressions: base + sum of stride[a] * c[a] over the lane's coordinates c.
 //

@@ -23,6 +23,8 @@ template <class Op, class A, class B, int R>
 sim::poison_origin poison_origin_of(const binary_expr<Op, A, B>& e, const pos<R>& p);
 template <class C, class A, class B, int R>
 sim::poison_origin poison_origin_of(const where_expr<C, A, B>& e, const pos<R>& p);
+template <class Op, class A, class B, class C, int R>
+sim::poison_origin poison_origin_of(const ternary_expr<Op, A, B, C>& e, const pos<R>& p);
 template <class T, class A, int R>
 sim::poison_origin poison_origin_of(const cast_expr<T, A>& e, const pos<R>& p);
 template <int Axis, class A, int R>
@@ -74,6 +76,17 @@ sim::poison_origin poison_origin_of(const where_expr<C, A, B>& e, const pos<R>& 
   if (e.c.poison(pc)) return poison_origin_of(e.c, pc);
   if (e.c.eval(pc)) return poison_origin_of(e.a, broadcast_pos<typename N::a_type::shape_type, S>(p));
   return poison_origin_of(e.b, broadcast_pos<typename N::b_type::shape_type, S>(p));
+}
+
+template <class Op, class A, class B, class C, int R>
+sim::poison_origin poison_origin_of(const ternary_expr<Op, A, B, C>& e, const pos<R>& p) {
+  using N = ternary_expr<Op, A, B, C>;
+  using S = typename N::shape_type;
+  const auto pa = broadcast_pos<typename N::a_type::shape_type, S>(p);
+  if (e.a.poison(pa)) return poison_origin_of(e.a, pa);
+  const auto pb = broadcast_pos<typename N::b_type::shape_type, S>(p);
+  if (e.b.poison(pb)) return poison_origin_of(e.b, pb);
+  return poison_origin_of(e.c, broadcast_pos<typename N::c_type::shape_type, S>(p));
 }
 
 }  // namespace walk

@@ -44,6 +44,16 @@ TEST_CASE("a kernel that uses every tl operation runs clean in the simulator", "
     CHECK(slice(14, i) == x[i]);  // masked-off lanes take `other`, the same values
     CHECK(slice(15, i) == 1.0f);
     CHECK(slice(12, i) == (x[i % B1] > 0.0f ? 4.0f : 1.0f));  // counted 3 times, plus 1
+    // floor, ceil, fma, sqrt and rsqrt are exact (docs/tl.md): the same bits as the C library's.
+    const float c = static_cast<float>(i % B1);
+    CHECK(slice(16, i) == std::fma(std::floor(x[i]), 4.0f, std::ceil(x[i] * 0.5f)) +
+                              std::fma(c, 0.25f, 1.0f / std::sqrt(std::fabs(x[i]) + 1.0f)) -
+                              std::sqrt(std::fabs(x[i])));
+    // The others within 1 ulp each: their sum within a few ulp of the double-precision one.
+    const double v = x[i], a = std::fabs(v);
+    const double others = 1 / (1 + std::exp(-v)) + std::tanh(v) + std::erf(v) + std::log1p(a) +
+                          std::pow(a, 1.5) + std::exp2(v) + 1 / (1 + std::exp(-i * 0.125));
+    CHECK(slice(17, i) == Approx(others).epsilon(1e-6));
   }
   CHECK(z[kernel::slices * N] == 5.0f);
 }

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "simulator/launch.hpp"
+#include "tests/kernels/math.hpp"
+#include "tests/kernels/math_expected.hpp"
 #include "tests/kernels/semantics.hpp"
 #include "tests/kernels/semantics_expected.hpp"
 
@@ -42,6 +44,68 @@ TEST_CASE("the simulator computes NaN, signed zeros, exp, exp2, division and wra
   const auto wrong = sem::mismatches(in, z, sem::math::exact);
   for (const auto& w : wrong) UNSCOPED_INFO(w);
   CHECK(wrong.empty());
+}
+
+namespace math = test_kernels::math;
+
+TEST_CASE("the math functions kernel gives in the simulator what docs/tl.md states, in bulk the "
+          "bits of one lane",
+          "[tl][math][semantics]") {
+  const auto in = math::make_inputs();
+  using kernel = test_kernels::MathFunctions<math::N>;
+  std::vector<float> z(kernel::outputs);
+  auto a = in.a, b = in.b, c = in.c;
+  tl::sim::buffer ba("a", {math::N}, "float32", sizeof(float), a.data(), true);
+  tl::sim::buffer bb("b", {math::N}, "float32", sizeof(float), b.data(), true);
+  tl::sim::buffer bc("c", {math::N}, "float32", sizeof(float), c.data(), true);
+  tl::sim::buffer bz("z", {kernel::outputs}, "float32", sizeof(float), z.data(), false);
+  const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&ba, &bb, &bc, &bz}, [&] {
+    kernel{}(tl::ptr<const float>{&ba}, tl::ptr<const float>{&bb}, tl::ptr<const float>{&bc},
+             tl::ptr<float>{&bz}, math::N);
+  });
+  INFO((r.error ? r.error->message : std::string("no diagnostic")));
+  REQUIRE_FALSE(r.error.has_value());
+  const auto wrong = math::mismatches(in, z);
+  for (const auto& w : wrong) UNSCOPED_INFO(w);
+  CHECK(wrong.empty());
+
+  int differ = 0;
+  for (int i = 0; i < math::N; ++i) {
+    const float lanes[] = {tl::op::sigmoid{}(in.a[i]), tl::op::tanh{}(in.a[i]),
+                           tl::op::erf{}(in.a[i]),     tl::op::log1p{}(in.a[i]),
+                           tl::op::rsqrt{}(in.a[i]),   tl::op::sqrt{}(in.a[i]),
+                           tl::op::floor{}(in.a[i]),   tl::op::ceil{}(in.a[i]),
+                           tl::op::pow{}(in.a[i], in.b[i]), tl::op::fma{}(in.a[i], in.b[i], in.c[i])};
+    for (int f = 0; f < kernel::functions; ++f)
+      if (!math::same_float(z[f * math::N + i], lanes[f])) ++differ;
+  }
+  CHECK(differ == 0);
+
+  SECTION("the expectations catch outputs 2 ulp off, a lost sign of zero and an unfused fma") {
+    auto bad = z;
+    int planted = 0;
+    for (int f = 0; f < kernel::functions; ++f) {
+      for (int i = 0; i < math::N; ++i) {
+        float& v = bad[f * math::N + i];
+        if (std::isfinite(v) && v != 0.0f) {
+          v = std::nextafter(std::nextafter(v, math::inf), math::inf);
+          ++planted;
+          break;
+        }
+      }
+    }
+    bad[1 * math::N + 3] = 0.0f;  // tanh(-0) is -0
+    int unfused = 0;
+    for (int i = 0; i < math::N; ++i) {
+      const float product = in.a[i] * in.b[i];
+      const float sum = product + in.c[i];
+      if (!math::same_float(sum, z[9 * math::N + i])) ++unfused;
+      bad[9 * math::N + i] = sum;
+    }
+    CHECK(planted == kernel::functions);
+    CHECK(unfused > 0);
+    CHECK(math::mismatches(in, bad).size() >= static_cast<std::size_t>(planted + 1));
+  }
 }
 
 TEST_CASE("maximum and minimum propagate NaN in either position, and order -0 below +0",

@@ -301,6 +301,24 @@ inline constexpr const char* float_op_name<op::sin> = "tl::sin";
 template <>
 inline constexpr const char* float_op_name<op::cos> = "tl::cos";
 template <>
+inline constexpr const char* float_op_name<op::rsqrt> = "tl::rsqrt";
+template <>
+inline constexpr const char* float_op_name<op::floor> = "tl::floor";
+template <>
+inline constexpr const char* float_op_name<op::ceil> = "tl::ceil";
+template <>
+inline constexpr const char* float_op_name<op::sigmoid> = "tl::sigmoid";
+template <>
+inline constexpr const char* float_op_name<op::tanh> = "tl::tanh";
+template <>
+inline constexpr const char* float_op_name<op::erf> = "tl::erf";
+template <>
+inline constexpr const char* float_op_name<op::log1p> = "tl::log1p";
+template <>
+inline constexpr const char* float_op_name<op::pow> = "tl::pow";
+template <>
+inline constexpr const char* float_op_name<op::fma> = "tl::fma";
+template <>
 inline constexpr const char* float_op_name<op::maximum> = "tl::maximum";
 template <>
 inline constexpr const char* float_op_name<op::minimum> = "tl::minimum";
@@ -413,6 +431,51 @@ struct where_expr : expr_base<where_expr<C, A, B>> {
       if (c.poison(pc)) return true;
       return c.eval(pc) ? a.poison(broadcast_pos<typename a_type::shape_type, shape_type>(p))
                         : b.poison(broadcast_pos<typename b_type::shape_type, shape_type>(p));
+    }
+    return false;
+  }
+};
+
+// An operation of three operands (tl::fma), broadcast together like a binary one. Its children
+// are a_type, b_type and c_type, as where_expr's, so that the walks over expressions that look
+// for them (tile/range_leaves.hpp, the GPU's layouts) see all three.
+template <class Op, class A, class B, class C>
+struct ternary_expr : expr_base<ternary_expr<Op, A, B, C>> {
+  using op_type = Op;
+  using a_type = std::remove_cvref_t<A>;
+  using b_type = std::remove_cvref_t<B>;
+  using c_type = std::remove_cvref_t<C>;
+  using shape_type = broadcast_t<typename a_type::shape_type, typename b_type::shape_type,
+                                 typename c_type::shape_type>;
+  using value_type = decltype(Op{}(std::declval<typename a_type::value_type>(),
+                                   std::declval<typename b_type::value_type>(),
+                                   std::declval<typename c_type::value_type>()));
+  static constexpr bool has_data = a_type::has_data || b_type::has_data || c_type::has_data;
+  static constexpr bool may_poison = a_type::may_poison || b_type::may_poison || c_type::may_poison;
+  A a;
+  B b;
+  C c;
+  op_location loc;
+  TL_FN ternary_expr(const a_type& x, const b_type& y, const c_type& z, op_location where = {})
+      : a(x), b(y), c(z), loc(where) {}
+  TL_FN auto eval(const pos<shape_type::rank>& p) const {
+    const auto x = a.eval(broadcast_pos<typename a_type::shape_type, shape_type>(p));
+    const auto y = b.eval(broadcast_pos<typename b_type::shape_type, shape_type>(p));
+    const auto z = c.eval(broadcast_pos<typename c_type::shape_type, shape_type>(p));
+    const auto r = static_cast<lane_t<value_type>>(Op{}(x, y, z));
+    if constexpr (backend::checks_lanes && std::is_floating_point_v<decltype(r)>) {
+      // A non-finite addend is where the NaN or infinity came from, not here.
+      if (!std::isfinite(r) && std::isfinite(static_cast<double>(z))) [[unlikely]]
+        backend::float_turned_nonfinite(float_op_name<Op>, true, static_cast<double>(x),
+                                        static_cast<double>(y), static_cast<double>(r), loc);
+    }
+    return r;
+  }
+  TL_FN bool poison(const pos<shape_type::rank>& p) const {
+    if constexpr (may_poison) {
+      return a.poison(broadcast_pos<typename a_type::shape_type, shape_type>(p)) ||
+             b.poison(broadcast_pos<typename b_type::shape_type, shape_type>(p)) ||
+             c.poison(broadcast_pos<typename c_type::shape_type, shape_type>(p));
     }
     return false;
   }
@@ -613,7 +676,36 @@ TL_UNARY_FN(sqrt)
 TL_UNARY_FN(abs)
 TL_UNARY_FN(sin)
 TL_UNARY_FN(cos)
+TL_UNARY_FN(rsqrt)
+TL_UNARY_FN(floor)
+TL_UNARY_FN(ceil)
+TL_UNARY_FN(sigmoid)
+TL_UNARY_FN(tanh)
+TL_UNARY_FN(erf)
+TL_UNARY_FN(log1p)
 #undef TL_UNARY_FN
+
+template <class A, class B>
+  requires tile_operands<A, B>
+TL_FN auto pow(const A& a, const B& b, std::source_location loc = std::source_location::current()) {
+  return make_binary<op::pow>(a, b, loc);
+}
+
+// The first operand of a, b, c that is a tile: what a scalar among them is typed next to.
+template <class A, class B, class C>
+using first_tile_t = std::conditional_t<is_expr_v<A>, A, std::conditional_t<is_expr_v<B>, B, C>>;
+
+// a * b + c, rounded once. At least one operand is a tile; scalars take its type (weak scalars).
+template <class A, class B, class C>
+  requires(is_expr_v<A> || is_expr_v<B> || is_expr_v<C>) &&
+          (is_expr_v<A> || is_scalar_v<A>) && (is_expr_v<B> || is_scalar_v<B>) &&
+          (is_expr_v<C> || is_scalar_v<C>)
+TL_FN auto fma(const A& a, const B& b, const C& c,
+               std::source_location loc = std::source_location::current()) {
+  using T = first_tile_t<A, B, C>;
+  return finish(ternary_expr<op::fma, operand_t<A, T>, operand_t<B, T>, operand_t<C, T>>(
+      as_operand<A, T>(a, loc), as_operand<B, T>(b, loc), as_operand<C, T>(c, loc), loc));
+}
 
 // Ceiling division, for grid sizes and loop bounds: the quotient rounded up, computed without
 // `(a + b - 1) / b`, whose sum leaves int32 for an `a` within `b` of 2^31 (the size bounds'

@@ -20,6 +20,10 @@
 
 #include "tile/config.hpp"
 #include "tile/dtypes.hpp"
+#include "tile/math/erf.hpp"
+#include "tile/math/exp.hpp"
+#include "tile/math/log.hpp"
+#include "tile/math/rounded.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -124,6 +128,109 @@ TL_FN float float_exp(float x) {
 #else
   return ::expf(x);
 #endif
+}
+
+// sqrt: correctly rounded on both (sqrt.rn.f32 on the GPU, whatever nvcc's -prec-sqrt says).
+TL_FN float float_sqrt(float x) {
+#if defined(__CUDA_ARCH__)
+  return __fsqrt_rn(x);
+#else
+  return ::sqrtf(x);
+#endif
+}
+
+// 1 / sqrt(x), each step correctly rounded: the same bits on both backends (Triton's tl.rsqrt is
+// the approximate rsqrt.approx instead).
+TL_FN float float_rsqrt(float x) {
+#if defined(__CUDA_ARCH__)
+  return __fdiv_rn(1.0f, __fsqrt_rn(x));
+#else
+  return 1.0f / ::sqrtf(x);
+#endif
+}
+
+// The functions below are tl's own: computed in double from correctly rounded operations
+// (tile/math/), then rounded to float once, so both backends give the same bits. Each is within
+// 1 ulp of the exact value and nearly always the correctly rounded float (tests/math_functions.cpp
+// counts the exceptions). A NaN operand gives a quiet NaN (x + x keeps its sign and payload on the
+// CPU; the GPU canonicalizes it, as for every float operation).
+
+// 1 / (1 + e^-x), as Triton's tl.sigmoid defines it. Past |x| = 120 the float result is decided
+// (0 or 1), so x is clamped there.
+TL_FN float float_sigmoid(float x) {
+  if (x != x) return x + x;
+  double t = -static_cast<double>(x);
+  t = t > 120.0 ? 120.0 : t < -120.0 ? -120.0 : t;
+  return static_cast<float>(math::div(1.0, math::add(1.0, math::exp_core(t))));
+}
+
+// tanh x = (e^2a - 1) / (e^2a + 1) for a = |x|, with e^2a - 1 from its series where a is small
+// (no cancellation); the sign of x, so tanh(-0) = -0. Past |x| = 10 it rounds to +-1.
+TL_FN float float_tanh(float x) {
+  if (x != x) return x + x;
+  double a = std::signbit(x) ? -static_cast<double>(x) : static_cast<double>(x);
+  a = a > 10.0 ? 10.0 : a;
+  double t;
+  if (a < 0.17) {
+    const double em = math::expm1_reduced(math::add(a, a));
+    t = math::div(em, math::add(em, 2.0));
+  } else {
+    const double e = math::exp_core(math::add(a, a));
+    t = math::div(math::sub(e, 1.0), math::add(e, 1.0));
+  }
+  const float r = static_cast<float>(t);
+  return std::signbit(x) ? -r : r;
+}
+
+// erf x, odd: erf(-0) = -0, erf(+-inf) = +-1.
+TL_FN float float_erf(float x) {
+  if (x != x) return x + x;
+  double a = std::signbit(x) ? -static_cast<double>(x) : static_cast<double>(x);
+  a = a > 4.0 ? 4.0 : a;
+  const float r = static_cast<float>(math::erf_core(a));
+  return std::signbit(x) ? -r : r;
+}
+
+// ln(1 + x): log1p(-1) = -inf, below -1 NaN, log1p(-0) = -0. Near 0, 2 atanh(x / (2 + x)), which
+// keeps every bit of a small x; elsewhere ln of 1 + x rounded to double.
+TL_FN float float_log1p(float x) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  if (x != x) return x + x;
+  if (x < -1.0f) return std::numeric_limits<float>::quiet_NaN();
+  if (x == -1.0f) return -inf;
+  if (x == inf) return inf;
+  const double xd = x;
+  if (xd > -0.29 && xd < 0.41) return static_cast<float>(math::two_atanh(math::div(xd, math::add(2.0, xd))));
+  return static_cast<float>(math::log_core(math::add(1.0, xd)));
+}
+
+// x^y with C's powf rules for the special cases (IEEE 754 pow): pow(x, +-0) = 1 and pow(1, y) = 1
+// even for NaN; a negative x with a non-integer y gives NaN, with an odd integer y a negative
+// result; zeros and infinities as C99 Annex F. Otherwise e^(y ln |x|) in double (the product
+// rounded once: 2^-53 relative, so about 100 * 2^-53 relative error in the result where it does
+// not overflow); past |y ln |x|| = 200 the float result is decided (0 or inf).
+TL_FN float float_pow(float x, float y) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  if (y == 0.0f || x == 1.0f) return 1.0f;
+  if (x != x || y != y) return x + y;
+  const float ax = std::signbit(x) ? -x : x;
+  if (y == inf || y == -inf) {
+    if (ax == 1.0f) return 1.0f;  // (-1)^+-inf
+    return (ax < 1.0f) == (y < 0.0f) ? inf : 0.0f;
+  }
+  const bool y_integer = ::floorf(y) == y;
+  const float ay = std::signbit(y) ? -y : y;
+  const bool y_odd = y_integer && ay < 0x1p24f && (static_cast<int>(ay) & 1) != 0;
+  const bool negative = std::signbit(x) && y_odd;
+  if (x == 0.0f || ax == inf) {
+    const float r = (y < 0.0f) == (x == 0.0f) ? inf : 0.0f;
+    return negative ? -r : r;
+  }
+  if (x < 0.0f && !y_integer) return std::numeric_limits<float>::quiet_NaN();
+  double t = math::mul(static_cast<double>(y), math::log_core(static_cast<double>(ax)));
+  t = t > 200.0 ? 200.0 : t < -200.0 ? -200.0 : t;
+  const float r = static_cast<float>(math::exp_core(t));
+  return negative ? -r : r;
 }
 
 }  // namespace lanes
@@ -313,12 +420,51 @@ struct exp2 {
       else return ffn(static_cast<float>(lanes::int32_operand(a, "tl::" #name)));       \
     }                                                                                   \
   };
+// A double lane takes the C library's double function (CUDA's on the GPU).
+TL_FN double double_sigmoid(double x) { return 1.0 / (1.0 + ::exp(-x)); }
+TL_FN double double_rsqrt(double x) { return 1.0 / ::sqrt(x); }
 TL_FLOAT_FN(log, ::logf, ::log)
 TL_FLOAT_FN(log2, ::log2f, ::log2)
-TL_FLOAT_FN(sqrt, ::sqrtf, ::sqrt)
+TL_FLOAT_FN(sqrt, lanes::float_sqrt, ::sqrt)
 TL_FLOAT_FN(sin, ::sinf, ::sin)
 TL_FLOAT_FN(cos, ::cosf, ::cos)
+TL_FLOAT_FN(rsqrt, lanes::float_rsqrt, double_rsqrt)
+TL_FLOAT_FN(floor, ::floorf, ::floor)
+TL_FLOAT_FN(ceil, ::ceilf, ::ceil)
+TL_FLOAT_FN(sigmoid, lanes::float_sigmoid, double_sigmoid)
+TL_FLOAT_FN(tanh, lanes::float_tanh, ::tanh)
+TL_FLOAT_FN(erf, lanes::float_erf, ::erf)
+TL_FLOAT_FN(log1p, lanes::float_log1p, ::log1p)
 #undef TL_FLOAT_FN
+
+// x^y: in double where either operand is double, otherwise in float (lanes::float_pow).
+struct pow : no_poison {
+  template <class A, class B>
+  TL_FN auto operator()(A a, B b) const {
+    if constexpr (std::is_same_v<A, double> || std::is_same_v<B, double>) {
+      return ::pow(static_cast<double>(a), static_cast<double>(b));
+    } else {
+      return lanes::float_pow(static_cast<float>(lanes::int32_operand(a, "tl::pow")),
+                              static_cast<float>(lanes::int32_operand(b, "tl::pow")));
+    }
+  }
+};
+
+// a * b + c rounded once (IEEE fma, fma.rn on the GPU): the same bits on both backends. In double
+// where any operand is double, otherwise in float.
+struct fma : no_poison {
+  template <class A, class B, class C>
+  TL_FN auto operator()(A a, B b, C c) const {
+    if constexpr (std::is_same_v<A, double> || std::is_same_v<B, double> ||
+                  std::is_same_v<C, double>) {
+      return ::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c));
+    } else {
+      return ::fmaf(static_cast<float>(lanes::int32_operand(a, "tl::fma")),
+                    static_cast<float>(lanes::int32_operand(b, "tl::fma")),
+                    static_cast<float>(lanes::int32_operand(c, "tl::fma")));
+    }
+  }
+};
 
 struct abs {
   template <class A>

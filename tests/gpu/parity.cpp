@@ -28,6 +28,7 @@
 #include "checker/sim_launch.hpp"
 #include "tests/gpu/kernel_table.hpp"
 #include "tests/gpu/test_kernels.hpp"
+#include "tests/kernels/math_expected.hpp"
 #include "tests/kernels/semantics_expected.hpp"
 
 #ifndef TILEPUZZLES_UNDER_TEST
@@ -129,7 +130,14 @@ test_setup setup_for(const std::string& name) {
     s.tensors.push_back({tensor, {static_cast<long long>(values.size())}, std::move(values), output});
   };
   (void)name;
-  if constexpr (requires { typename Kernel::element; }) {  // tests/kernels/half.hpp
+  if constexpr (requires { Kernel::functions; }) {  // tests/kernels/math.hpp
+    const auto in = test_kernels::math::make_inputs();
+    add("a", in.a, false);
+    add("b", in.b, false);
+    add("c", in.c, false);
+    add("z", std::vector<float>(Kernel::outputs), true);
+    s.sizes = {Kernel::tile};
+  } else if constexpr (requires { typename Kernel::element; }) {  // tests/kernels/half.hpp
     constexpr auto half = tp::dtype_of<typename Kernel::element>();
     constexpr int n = Kernel::tile;
     add("x", half_edge_values(n, 4), false);
@@ -296,6 +304,7 @@ TEST_CASE("kernels that use every tl operation and every layout conversion give 
   tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
     if (std::string(name).rfind("semantics", 0) == 0) return;
     if constexpr (requires { typename Kernel::element; }) return;  // bit for bit, below
+    if constexpr (requires { Kernel::functions; }) return;         // bit for bit, below
     const auto wrong = compare_with_simulator<Kernel>(name);
     for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
@@ -321,6 +330,33 @@ TEST_CASE("NaN, signed zeros, exp, exp2, division and wrapped integers follow do
     INFO(name);
     CHECK(wrong.empty());
   });
+}
+
+TEST_CASE("tl's math functions give the simulator's bits and follow docs/tl.md", "[gpu][math]") {
+  const auto in = test_kernels::math::make_inputs();
+  int kernels = 0;
+  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+    if constexpr (requires { Kernel::functions; }) {
+      ++kernels;
+      test_setup sim, gpu;
+      const std::string error = run_on_both<Kernel>(name, sim, gpu);
+      INFO(name);
+      INFO(error);
+      REQUIRE(error.empty());
+      const auto& want = sim.tensors.back().values;
+      const auto& got = gpu.tensors.back().values;
+      int differ = 0;
+      for (std::size_t i = 0; i < want.size(); ++i)
+        if (!test_kernels::math::same_float(got[i], want[i]) && ++differ <= 8)
+          UNSCOPED_INFO("z[" << i << "] is " << got[i] << " on " << under_test << ", " << want[i]
+                             << " in the simulator");
+      CHECK(differ == 0);
+      const auto wrong = test_kernels::math::mismatches(in, got);
+      for (const auto& w : wrong) UNSCOPED_INFO(w);
+      CHECK(wrong.empty());
+    }
+  });
+  CHECK(kernels == 2);
 }
 
 TEST_CASE("float16 and bfloat16 tiles: loads, stores, casts, arithmetic and NaN give the "

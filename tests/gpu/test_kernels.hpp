@@ -9,6 +9,7 @@
 #include "tests/kernels/every_op.hpp"
 #include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
+#include "tests/kernels/math.hpp"
 #include "tests/kernels/pipeline.hpp"
 #include "tests/kernels/ring.hpp"
 #include "tests/kernels/runs.hpp"
@@ -42,6 +43,8 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::EveryOp<16, 32, 8>>("every_op<16, 32>, 8 warps");
   f.template operator()<test_kernels::Semantics<64, 4>>("semantics, 4 warps");
   f.template operator()<test_kernels::Semantics<64, 1>>("semantics, 1 warp");
+  f.template operator()<test_kernels::MathFunctions<256, 4>>("math functions, 4 warps");
+  f.template operator()<test_kernels::MathFunctions<256, 1>>("math functions, 1 warp");
   f.template operator()<test_kernels::Layouts<4, 8, 4>>("layouts<4, 8>, 4 warps");
   f.template operator()<test_kernels::Layouts<1, 128, 1>>("layouts<1, 128>, 1 warp");
   f.template operator()<test_kernels::Layouts<16, 32, 4>>("layouts<16, 32>, 4 warps");

@@ -14,7 +14,7 @@ namespace test_kernels {
 template <int B0, int B1, int Warps = 4>
 struct EveryOp {
   static constexpr int num_warps = Warps;
-  static constexpr int slices = 16;
+  static constexpr int slices = 18;
   static constexpr int outputs = slices * B0 * B1 + 1;
 
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int n) const {
@@ -50,6 +50,17 @@ struct EveryOp {
     tl::store(slice(6), tl::exp(block) + tl::exp2(block) - tl::abs(block), in_range);
     tl::store(slice(7), tl::log(tl::abs(block) + 1.0f) + tl::log2(block * block + 2.0f) +
                             tl::sqrt(tl::abs(block)) + tl::sin(block) + tl::cos(block),
+              in_range);
+
+    // tl's own functions: data and lazy operands, weak scalars on either side of pow, fma with
+    // a scalar and a broadcast row.
+    tl::store(slice(16), tl::fma(tl::floor(block), 4, tl::ceil(block * 0.5f)) +
+                             tl::fma(cols.row(), 0.25f, tl::rsqrt(tl::abs(block) + 1.0f)) -
+                             tl::sqrt(tl::abs(block)),
+              in_range);
+    tl::store(slice(17), tl::sigmoid(block) + tl::tanh(block) + tl::erf(block) +
+                             tl::log1p(tl::abs(block)) + tl::pow(tl::abs(block), 1.5f) +
+                             tl::pow(2, block) + tl::sigmoid(tl::cast<float>(offs) * 0.125f),
               in_range);
 
     // Reductions along each axis, with keep_dims, over everything; rank-0 tiles as scalars.
