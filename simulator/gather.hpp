@@ -77,7 +77,8 @@ bool comparison_all_true(const binary_expr<Op, A, B>& m) {
   if (!batch::affine_range<S>(a, alo, ahi) || !batch::affine_range<S>(b, blo, bhi) ||
       !batch::affine_range<S>(d, dlo, dhi))
     return false;
-  constexpr long long lowest = std::numeric_limits<int>::min(), highest = std::numeric_limits<int>::max();
+  constexpr long long lowest = std::numeric_limits<int>::min();
+  constexpr long long highest = std::numeric_limits<int>::max();
   if (alo < lowest || ahi > highest || blo < lowest || bhi > highest) return false;
   if constexpr (std::is_same_v<Op, op::less>) return dhi < 0;
   else if constexpr (std::is_same_v<Op, op::less_equal>) return dhi <= 0;

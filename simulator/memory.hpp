@@ -343,7 +343,8 @@ template <class PE, class MaskE>
 inline constexpr bool gpu_may_prefetch =
     !has_data_v<typename PE::offsets_type> && !has_data_v<MaskE> &&
     index_stages<typename PE::offsets_type>() >= 2 &&
-    (index_stages<MaskE>() == 0 || index_stages<MaskE>() == index_stages<typename PE::offsets_type>()) &&
+    (index_stages<MaskE>() == 0 ||
+     index_stages<MaskE>() == index_stages<typename PE::offsets_type>()) &&
     state_words<PE>() + state_words<MaskE>() <= sim::prefetch_sites::max_state_words;
 
 // Loads one element per active lane. Masked-off lanes read nothing and give `other`, or poison
@@ -386,7 +387,8 @@ auto load_recorded(const PE& pe, const MaskE& m, const OtherE& o, const std::sou
     }
   }
   buf->count_line(loc, false, buf->counters.loads - loads_before);
-  if constexpr (gpu_may_prefetch<PE, MaskE>) sim::replay_prefetch<Elem, S, PE, MaskE, OtherE>(pe, m, *buf, loc);
+  if constexpr (gpu_may_prefetch<PE, MaskE>)
+    sim::replay_prefetch<Elem, S, PE, MaskE, OtherE>(pe, m, *buf, loc);
   return out;
 }
 
@@ -416,7 +418,8 @@ void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* b
   };
   auto remember = [&](long long off, long long lane) {
     if (!mine.empty() && mine.back().first < off) mine.emplace_back(off, lane);
-    else mine.insert(std::lower_bound(mine.begin(), mine.end(), std::pair<long long, long long>{off, -1}),
+    else mine.insert(std::lower_bound(mine.begin(), mine.end(),
+                                      std::pair<long long, long long>{off, -1}),
                      {off, lane});
   };
   detail::for_each_pos<S>([&](const pos<S::rank>& p, long long i) {

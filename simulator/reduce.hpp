@@ -238,13 +238,15 @@ bool reduce_in_bulk(const E& x, data_tile<T, R>& out) {
       for (long long o = 0; o < whole; o += G)
         bulk::fold_rows_in_vectors<Op, K, G>(v + o * K, values + o);
       if constexpr (whole < outer)
-        for (long long o = whole; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
+        for (long long o = whole; o < outer; ++o)
+          bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
     } else if constexpr (inner == 1) {
       constexpr long long G = outer < 8 ? outer : 8;
       constexpr long long whole = outer / G * G;
       for (long long o = 0; o < whole; o += G) bulk::fold_rows<Op, G, L>(v + o * K, K, values + o);
       if constexpr (whole < outer)
-        for (long long o = whole; o < outer; ++o) bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
+        for (long long o = whole; o < outer; ++o)
+          bulk::fold_rows<Op, 1, L>(v + o * K, K, values + o);
     } else {
       // Output lane o * inner + j folds lanes (o, k, j) for k in order; the j are independent.
       for (long long o = 0; o < outer; ++o) {

@@ -124,7 +124,8 @@ class heap_array {
 // Tiles of at least this many elements keep their arrays on the heap (heap_array).
 inline constexpr long long heap_tile_elements = 4096;
 template <class T, long long N>
-using tile_array = std::conditional_t<(N >= heap_tile_elements), heap_array<T, N>, std::array<T, N>>;
+using tile_array =
+    std::conditional_t<(N >= heap_tile_elements), heap_array<T, N>, std::array<T, N>>;
 
 // Every value of a tile, with a poison bit per element, and where its poison was made.
 template <class T, class S, class Layout>
