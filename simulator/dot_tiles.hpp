@@ -1,7 +1,7 @@
 // tl::dot of data tiles with fp32 accumulation: a [M, K] @ b [K, N] (+ acc [M, N]). The operands
-// become float tiles, poison flows per row of a and column of b, and the products themselves are
-// simulator/dot.hpp's kernel, compiled once in the simulator's library with the instruction sets
-// of the machine it runs on.
+// become float tiles and poison flows per row of a and column of b; the products themselves are
+// simulator/dot.hpp's kernel, compiled once into the simulator's library, which picks the
+// machine's widest vector instructions at run time.
 #pragma once
 
 #include <array>

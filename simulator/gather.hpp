@@ -1,8 +1,8 @@
-// Where the active lanes of one load or store go, found for the whole tile at once: whole rows
-// where they can be proven so (from an affine form's extremes, or a row part and a column part,
-// without evaluating each lane), so that the access is one check and one memcpy per row; each
-// active lane's offset otherwise. The loads (simulator/memory.hpp) and the replay of the GPU's
-// copies ahead (simulator/prefetch.hpp) both gather this way, so that the two agree.
+// Where the active lanes of one load or store go, found for the whole tile at once. Whole rows
+// where that can be shown without evaluating each lane (from an affine form's extremes, or from a
+// part constant along rows plus a part that varies only along them), so that the access moves one
+// memcpy per row; each active lane's offset otherwise. simulator/memory.hpp's loads and stores
+// and simulator/prefetch.hpp's replay of the GPU's copies ahead gather their lanes here.
 #pragma once
 
 #include <array>

@@ -1,6 +1,7 @@
 // Reductions (tl::sum, tl::max, tl::min along an axis or over a whole tile): lanes folded in
-// index order with the operation's own arithmetic (tile/lanes.hpp), in bulk in the same order,
-// so that both paths give the same bits.
+// index order with the operation's own arithmetic (tile/lanes.hpp). The bulk path gives the same
+// bits: its sums keep that order, and maxima and minima give the same bits in any order
+// (extreme_of_row), so theirs need not.
 #pragma once
 
 #include <cmath>
