@@ -29,9 +29,19 @@
 #include "simulator/context.hpp"
 #include "simulator/front_hooks.hpp"
 #include "simulator/gather.hpp"
-#include "simulator/tile_storage.hpp"
 #include "tile/dtypes.hpp"
 #include "tile/range_leaves.hpp"
+
+namespace tl {
+inline namespace TL_ABI {
+namespace detail {
+// Declared, not included: simulator/tile_storage.hpp's tl::layouts would clash with
+// cuda/layout.cuh's in tests/gpu_layouts.cpp, which holds blocked_register_bits to the GPU's.
+template <class S, class F>
+inline void for_each_pos(F&& f);
+}  // namespace detail
+}  // namespace TL_ABI
+}  // namespace tl
 
 namespace tl::sim {
 
