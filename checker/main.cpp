@@ -425,7 +425,13 @@ int show_result(const tp::puzzle_spec& p, const show_args& args, const show_choi
     std::printf("%s\n", problem->message.c_str());
     section.verdict = "FAILED " + problem->kind;
     section.problem = *problem;
-    return write_html();
+    const int written = write_html();
+    // A run that did not end (a crash, a loop that never ends, an attempt the sandbox stopped)
+    // fails `show`, as the unsandboxed run's child does.
+    const std::string& k = problem->kind;
+    if (k == tl::sim::kind::crash || k == tl::sim::kind::op_budget || k == tl::sim::kind::sandbox)
+      return exit_fail;
+    return written;
   }
   const tp::traced_run& run = std::get<tp::traced_run>(result);
   tp::render_options render;
@@ -488,7 +494,12 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
   section.verdict = "FAILED " + kind;
   tl::sim::diagnostic d;
   d.kind = kind;
-  d.message = r.details;
+  // The report's words: its details without their heading, each line two spaces less.
+  std::istringstream lines(r.details);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("--- ", 0) == 0) continue;
+    d.message += (d.message.empty() ? "" : "\n") + (line.rfind("  ", 0) == 0 ? line.substr(2) : line);
+  }
   section.problem = d;
   if (kind == tl::sim::kind::crash || kind == tl::sim::kind::op_budget ||
       kind == tl::sim::kind::compile_error || kind == tl::sim::kind::sandbox) {
@@ -504,9 +515,17 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
                                         r.failed->seed,
                                         static_cast<std::size_t>(r.failed->kernel_index),
                                         order_named(r.failed->order), timeout_seconds);
-    if (auto* traced = std::get_if<tp::traced_run>(&run)) section.run = std::move(*traced);
-    else section.note = "No maps: running the kernel again to draw them ended so: " +
-                        std::get<tl::sim::diagnostic>(run).message;
+    if (auto* traced = std::get_if<tp::traced_run>(&run)) {
+      // The line and program the run's own finding points at, for the kernel's listing.
+      if (traced->problem && traced->problem->kind == kind) {
+        section.problem->source = traced->problem->source;
+        section.problem->program = traced->problem->program;
+      }
+      section.run = std::move(*traced);
+    } else {
+      section.note = "No maps: running the kernel again to draw them ended so: " +
+                     std::get<tl::sim::diagnostic>(run).message;
+    }
     return section;
   }
   tp::check_options again = options;
