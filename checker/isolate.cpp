@@ -285,7 +285,19 @@ supervised supervise(const child_process& child, const progress* where, double t
       s.output.append(buf, static_cast<std::size_t>(n));
   }
   if (child.output_fd >= 0) ::close(child.output_fd);
-  while (::waitpid(child.pid, &s.wait_status, 0) < 0 && errno == EINTR) {
+  // A child that closed its report and goes on (a stub may close the runner's descriptors and
+  // sleep) is still held to the check's deadline.
+  for (;;) {
+    const pid_t done = ::waitpid(child.pid, &s.wait_status, WNOHANG);
+    if (done == child.pid || (done < 0 && errno != EINTR)) break;
+    if (done == 0 && clock::now() > deadline) {
+      if (s.stopped == supervised::stop::no) s.stopped = supervised::stop::check_deadline;
+      ::kill(child.pid, SIGKILL);
+      while (::waitpid(child.pid, &s.wait_status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    if (done == 0) ::usleep(2000);
   }
   return s;
 }
