@@ -203,6 +203,9 @@ struct child_process {
   // The sandboxed runner's side of the conversation: takes whole messages from `in`, appends
   // the answers to `out`; false when the runner said what no check says (it is stopped).
   std::function<bool(std::string& in, std::string& out)> talk;
+  // Work to do while the child computes (the references of the runs to come), a piece at a
+  // time: false once none is left for now.
+  std::function<bool()> idle;
 };
 
 // What the supervising process saw of a child.
@@ -225,6 +228,7 @@ supervised supervise(const child_process& child, const progress* where, double t
   auto started_at = clock::now();
   bool report_open = true, output_open = child.output_fd >= 0;
   std::string in, out;  // the conversation's messages not yet taken, and answers not yet sent
+  bool idle_work = static_cast<bool>(child.idle);
   while (report_open) {
     const auto now = clock::now();
     const unsigned long long started = where->tracker.programs_started;
@@ -242,9 +246,10 @@ supervised supervise(const child_process& child, const progress* where, double t
     }
     const short report_events = static_cast<short>(POLLIN | (out.empty() ? 0 : POLLOUT));
     pollfd p[2] = {{child.report_fd, report_events, 0}, {child.output_fd, POLLIN, 0}};
-    const int ready =
-        ::poll(p, output_open ? 2 : 1, static_cast<int>(std::min<long long>(left.count(), 50)));
+    const int ready = ::poll(p, output_open ? 2 : 1,
+                             idle_work ? 0 : static_cast<int>(std::min<long long>(left.count(), 50)));
     if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0 && idle_work) idle_work = child.idle();
     if (ready <= 0) continue;
     char buf[65536];
     if (output_open && (p[1].revents & (POLLIN | POLLHUP))) {
@@ -269,6 +274,7 @@ supervised supervise(const child_process& child, const progress* where, double t
           s.stopped = supervised::stop::channel;
           break;
         }
+        idle_work = static_cast<bool>(child.idle);
       } else {
         s.data.append(buf, static_cast<std::size_t>(n));
       }
@@ -525,7 +531,7 @@ std::variant<sandboxed_runner, tl::sim::diagnostic> start_runner(
   }
   for (int fd : {channel[1], output[1], module_fd, progress_fd}) ::close(fd);
   sandboxed_runner r;
-  r.child = {pid, channel[0], output[0], {}};
+  r.child = {pid, channel[0], output[0], {}, {}};
   r.where = where;
   r.limit = limit;
   r.group = std::move(group);
@@ -605,6 +611,21 @@ struct judging {
       it = cases.emplace(key, make_case(spec, spec.cases[run.case_index], options.seed,
                                         run.case_index, kernel.dtype)).first;
     return it->second;
+  }
+
+  // Makes the case of the next judged run whose case is not made yet, while the runner runs
+  // the kernel: false when there is none for now. The large tier's cases only once the check
+  // has reached them (a kernel that fails a small case never needs them).
+  bool prepare() {
+    for (std::size_t j = next; j < runs.size(); ++j) {
+      const judged_run& run = runs[j];
+      const kernel_entry& kernel = spec.kernels[run.kernel_index];
+      if (cases.count({static_cast<int>(kernel.dtype), run.case_index})) continue;
+      if (spec.cases[run.case_index].large && j != next) return false;
+      case_of(run);
+      return true;
+    }
+    return false;
   }
 
   // The most bytes a message of `type` may hold now.
@@ -716,6 +737,7 @@ isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& op
   sandboxed_runner& runner = std::get<sandboxed_runner>(started);
   judging judge(spec, options);
   runner.child.talk = [&](std::string& in, std::string& out) { return judge.take(in, out); };
+  runner.child.idle = [&] { return judge.prepare(); };
   const supervised s = supervise(runner.child, runner.where, timeout_seconds, program_seconds);
   const progress at = sanitized(*runner.where);
   ::munmap(runner.where, sizeof(progress));
@@ -889,7 +911,7 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
   }
 
   ::close(fds[1]);
-  const supervised s = supervise({child, fds[0], -1, {}}, where, timeout_seconds, program_seconds);
+  const supervised s = supervise({child, fds[0], -1, {}, {}}, where, timeout_seconds, program_seconds);
   const progress at = *where;
   ::munmap(shared, sizeof(progress));
   return interpret(spec, options, s, at, timeout_seconds, program_seconds,
