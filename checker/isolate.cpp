@@ -551,16 +551,16 @@ std::string when_text(const progress& at) {
                                       : ", after its tile operation at " +
                                             std::string(at.tracker.last_file) + ":" +
                                             std::to_string(at.tracker.last_line)) +
-           " (" + (at.where[0] ? at.where : "") + ")";
+           (at.where[0] ? " (" + std::string(at.where) + ")" : std::string());
   return "outside the kernel's programs" + (at.where[0] ? " (" + std::string(at.where) + ")" : std::string());
 }
 
 // What a forged report or message means, after the sentence that says what came.
 constexpr const char* forged_note =
-    " A check never says that, so the kernel wrote it: in the sandbox a kernel may not write to "
-    "the checker's descriptors or end the check early, and trying stops its check. The verdict "
-    "is the checker's own comparison of each run's outputs with the reference, never the "
-    "check's word.";
+    " The checker's code never says that, so the kernel wrote it: in the sandbox a kernel may "
+    "not write to the checker's descriptors or end the check early, and trying stops its check. "
+    "The verdict is the checker's own comparison of each run's outputs with the reference, never "
+    "the word of the process that runs the kernel.";
 
 // The diagnostic of a runner that did not end as a check ends: a call the filter stopped, what
 // it said on its channel that no check says, a sandbox it could not make; nothing when it ended
@@ -582,7 +582,7 @@ std::optional<std::string> sandbox_finding(const supervised& s, const progress& 
            "programs or start processes, use the network, or signal other processes, and "
            "trying stops its check.";
   if (s.stopped == supervised::stop::channel)
-    return "sandbox: the check's process sent the checker " + channel_problem + ", " +
+    return "sandbox: the process that runs the kernel sent the checker " + channel_problem + ", " +
            when_text(at) + "." + forged_note;
   return std::nullopt;
 }
@@ -645,7 +645,7 @@ struct judging {
         return false;
       }
       if (h->type != channel::outputs_message && h->type != channel::report_message) {
-        problem = "a message of a kind the check never sends";
+        problem = "a message of a kind the checker never sends";
         return false;
       }
       if (h->type == channel::outputs_message && (next >= runs.size() || verdict)) {
@@ -756,7 +756,7 @@ isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& op
     if (judge.claimed && judge.claimed->status == status::solved) {
       // `solved`, without the outputs of every judged run: not the check's report.
       return failure(spec, options, tl::sim::kind::sandbox,
-                     "sandbox: the check's process reported the kernel solved, " + when_text(at) +
+                     "sandbox: the process that runs the kernel reported it solved, " + when_text(at) +
                          ", having shown the checker the outputs of " + std::to_string(judge.next) +
                          " of the " + std::to_string(judge.runs.size()) + " runs it judges." +
                          forged_note,
@@ -833,7 +833,7 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced_sandboxed(
     const auto h = channel::peek(in);
     if (!h) return true;
     if (result || h->type != channel::trace_message) {
-      problem = result ? "more after the traced run" : "a message of a kind the run never sends";
+      problem = result ? "more after the traced run" : "a message of a kind the checker never sends";
       return false;
     }
     if (h->length > (std::uint64_t{1} << 30)) {

@@ -313,7 +313,7 @@ TEST_CASE("A stub that forges its own solved report fails its puzzle: the verdic
   CHECK(o.hostile["status"].string == "failed");
   CHECK(kind_of(o.hostile) == "sandbox");
   CHECK_THAT(message_of(o.hostile),
-             Catch::Contains("reported the kernel solved, in program (0, 0, 0)"));
+             Catch::Contains("the process that runs the kernel reported it solved, in program (0, 0, 0)"));
   CHECK_THAT(message_of(o.hostile),
              Catch::Contains("having shown the checker the outputs of 0 of the " +
                              std::to_string(tp::judged_runs(puzzle("flash-attention-simple"), {}).size()) +
