@@ -80,12 +80,19 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(const puzzle_spec& spec
   }
   auto loaded = load_module(ref, modules);
   if (auto* d = std::get_if<tl::sim::diagnostic>(&loaded)) return *d;
-  const auto& launchers = std::get<loaded_module>(loaded).launchers;
+  return run_traced_with(spec, which, shown_kernel_file(spec, which, modules),
+                         std::get<loaded_module>(loaded).launchers, case_index, seed, kernel_index,
+                         order);
+}
 
+std::variant<traced_run, tl::sim::diagnostic> run_traced_with(
+    const puzzle_spec& spec, impl which, const std::string& kernel_file,
+    const std::vector<void (*)()>& launchers, std::size_t case_index, std::uint64_t seed,
+    std::optional<std::size_t> kernel_index, tl::sim::order order) {
   traced_run run;
   run.spec = &spec;
   run.which = which;
-  run.kernel_file = shown_kernel_file(spec, which, modules);
+  run.kernel_file = kernel_file;
   run.case_index = case_index;
   run.sizes = spec.cases[case_index].sizes;
   const auto k = kernel_index ? kernel_index : kernel_for_case(spec, case_index);

@@ -55,6 +55,12 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced(
     std::uint64_t seed = 0, std::optional<std::size_t> kernel_index = std::nullopt,
     tl::sim::order order = tl::sim::order::forward);
 
+// run_traced with the module's launchers already loaded (the sandboxed runner's).
+std::variant<traced_run, tl::sim::diagnostic> run_traced_with(
+    const puzzle_spec& spec, impl which, const std::string& kernel_file,
+    const std::vector<void (*)()>& launchers, std::size_t case_index, std::uint64_t seed,
+    std::optional<std::size_t> kernel_index, tl::sim::order order);
+
 // What one element looks like in a map.
 enum class cell_state : unsigned char { none, untouched, masked, loaded, stored, loaded_stored };
 struct cell {

@@ -93,6 +93,92 @@ long long total_stores(const sim_outcome& run) {
   return stores;
 }
 
+namespace {
+
+// A report placed at case c with kernel entry k, in `order` ("" on the GPU).
+void place_at_case(puzzle_report& report, const puzzle_spec& spec, std::size_t c, std::size_t k,
+                   std::string order) {
+  const kernel_entry& kernel = spec.kernels[k];
+  report.sizes = spec.cases[c].sizes;
+  report.blocks = kernel.blocks;
+  report.order = std::move(order);
+  report.case_index = static_cast<int>(c);
+  report.kernel_index = static_cast<int>(k);
+  report.case_about = spec.cases[c].about;
+  report.dtype = kernel.dtype;
+}
+
+// A report failed with `d`: what the failing case holds (a clue, not a verdict), and how to see
+// the run drawn.
+puzzle_report finish_failure(puzzle_report report, diagnostic d, const check_options& options) {
+  report.status = d.kind == kind::not_solved ? status::not_solved : status::failed;
+  if (d.kind != kind::not_solved && d.kind != kind::compile_error && !report.case_about.empty())
+    d.message += "\n  About this case: " + report.case_about;
+  report.diagnostics.push_back(std::move(d));
+  if (const auto run = failed_run(report))
+    report.diagnostics.back().message +=
+        "\n  To see this run: " + show_command(*report.spec, *run, options);
+  return report;
+}
+
+}  // namespace
+
+std::vector<judged_run> judged_runs(const puzzle_spec& spec, const check_options& options) {
+  std::vector<judged_run> runs;
+  for (const bool large_tier : {false, true}) {
+    if (large_tier && (!options.large_tier || options.orders.empty())) break;
+    const std::vector<tl::sim::order> orders =
+        large_tier ? std::vector<tl::sim::order>{options.orders.front()} : options.orders;
+    for (std::size_t k = 0; k < spec.kernels.size(); ++k)
+      for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+        if (spec.cases[c].large != large_tier || !spec.runs(spec.cases[c].sizes, spec.kernels[k].blocks))
+          continue;
+        for (const auto order : orders) runs.push_back({k, c, tl::sim::order_name(order), false});
+      }
+  }
+  if (options.gpu && gpu_enabled(spec) && !launchers_given(spec, options.which))
+    for (std::size_t k = 0; k < spec.kernels.size(); ++k)
+      for (std::size_t c = 0; c < spec.cases.size(); ++c) {
+        if (!spec.runs(spec.cases[c].sizes, spec.kernels[k].blocks)) continue;
+        if (spec.cases[c].large && !options.large_tier) continue;
+        runs.push_back({k, c, "", true});
+      }
+  return runs;
+}
+
+std::string judged_where(const puzzle_spec& spec, const judged_run& run) {
+  puzzle_report report;
+  report.spec = &spec;
+  place_at_case(report, spec, run.case_index, run.kernel_index, run.gpu ? "" : run.order);
+  return (run.gpu ? "on the GPU, case " : "case ") + report.case_label();
+}
+
+puzzle_report judged_failure(const puzzle_spec& spec, const check_options& options,
+                             const judged_run& run, diagnostic d) {
+  puzzle_report report;
+  report.spec = &spec;
+  report.which = options.which;
+  report.seed = options.seed;
+  report.kernel_file = shown_kernel_file(spec, options.which, options.modules);
+  place_at_case(report, spec, run.case_index, run.kernel_index, run.gpu ? "" : run.order);
+  return finish_failure(std::move(report), std::move(d), options);
+}
+
+std::string gpu_note(const puzzle_spec& spec, int gpu_runs, bool given) {
+  if (given || !gpu_enabled(spec)) {
+    const std::string& why = spec.not_on_gpu_because;
+    return "not yet on the GPU" + (why.empty() ? std::string() : " (" + why + ")") +
+           ": checked in the simulator only";
+  }
+  return "matches the reference on the GPU (" + std::to_string(gpu_runs) + " runs)";
+}
+
+std::string size_bounds_about(const puzzle_spec& spec) {
+  return "The size bounds: the sizes this puzzle allows (" + spec.size_bounds_rule +
+         "), run without buffers in the programs at the corners of the grid (the first and the "
+         "last along each axis).";
+}
+
 int simulator_runs(const puzzle_spec& spec) {
   int runs = 0;
   for (const kernel_entry& kernel : spec.kernels)
@@ -110,25 +196,33 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
   tl::sim::launch_options launch;
   launch.op_budget = options.op_budget;
 
-  auto fail = [&](diagnostic d) {
-    report.status = d.kind == kind::not_solved ? status::not_solved : status::failed;
-    // What the failing case holds (a clue, not a verdict), and how to see the run drawn.
-    if (d.kind != kind::not_solved && d.kind != kind::compile_error &&
-        !report.case_about.empty())
-      d.message += "\n  About this case: " + report.case_about;
-    report.diagnostics.push_back(std::move(d));
-    if (const auto run = failed_run(report))
-      report.diagnostics.back().message += "\n  To see this run: " + show_command(spec, *run, options);
-    return report;
-  };
+  auto fail = [&](diagnostic d) { return finish_failure(report, std::move(d), options); };
   auto at_case = [&](std::size_t c, const kernel_entry& kernel, std::string order) {
-    report.sizes = spec.cases[c].sizes;
-    report.blocks = kernel.blocks;
-    report.order = std::move(order);
-    report.case_index = static_cast<int>(c);
-    report.kernel_index = static_cast<int>(&kernel - spec.kernels.data());
-    report.case_about = spec.cases[c].about;
-    report.dtype = kernel.dtype;
+    place_at_case(report, spec, c, static_cast<std::size_t>(&kernel - spec.kernels.data()),
+                  std::move(order));
+  };
+  // The runs whose outputs are compared, counted as judged_runs lists them.
+  std::size_t judged = 0;
+  // Whether run `run` (number `judged`) produced the right outputs, `tensors`: compared here with
+  // the case's reference, or judged elsewhere (check_options::judge). A wrong result's
+  // diagnostic, with the reference it was compared with in `reference`.
+  case_data judged_case;
+  auto wrong_result = [&](const judged_run& run, const case_data& the_case,
+                          const std::vector<tensor>& tensors, const std::string& where,
+                          const case_data*& reference) -> std::optional<diagnostic> {
+    reference = &the_case;
+    if (!options.judge) return compare_outputs(spec, tensors, the_case.expected, where);
+    auto expected = options.judge(judged++, run, tensors);
+    if (!expected) return std::nullopt;
+    judged_case = the_case;
+    judged_case.expected = std::move(*expected);
+    reference = &judged_case;
+    if (judged_case.expected.size() == tensors.size())
+      if (auto d = compare_outputs(spec, tensors, judged_case.expected, where)) return d;
+    diagnostic d;
+    d.kind = kind::wrong_result;
+    d.message = "wrong-result: " + where + ": the outputs differ from the reference's.";
+    return d;
   };
 
   const bool given = launchers_given(spec, options.which);
@@ -151,7 +245,8 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
     auto& cases = cases_by_dtype[kernel.dtype];
     auto it = cases.find(c);
     if (it == cases.end())
-      it = cases.emplace(c, make_case(spec, spec.cases[c], options.seed, c, kernel.dtype)).first;
+      it = cases.emplace(c, make_case(spec, spec.cases[c], options.seed, c, kernel.dtype,
+                                      !options.judge)).first;
     return it->second;
   };
 
@@ -201,12 +296,14 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
           if (auto d = check_clean_run(spec, report.kernel_file, run, tensors, where,
                                        nothing_stored ? &*nothing_stored : nullptr, covering))
             return fail(*d);
-          if (auto d = compare_outputs(spec, tensors, the_case.expected, where)) {
+          const case_data* reference = nullptr;
+          if (auto d = wrong_result({k, c, report.order, false}, the_case, tensors, where,
+                                    reference)) {
             if (d->kind == kind::nan_inf)
-              trace_nonfinite(spec, c, kernel, launchers[k], the_case, tensors, run, launch, where,
-                              *d);
+              trace_nonfinite(spec, c, kernel, launchers[k], *reference, tensors, run, launch,
+                              where, *d);
             if (options.probe_other)
-              explain_by_other(spec, c, kernel, launchers[k], the_case, launch, *d);
+              explain_by_other(spec, c, kernel, launchers[k], *reference, launch, *d);
             return fail(*d);
           }
           run_facts facts{spec.cases[c].sizes, kernel.blocks, request.grid, run.buffers};
@@ -263,10 +360,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         report.case_index = -1;
         report.dtype = kernel.dtype;
         report.kernel_index = static_cast<int>(k);
-        report.case_about = "The size bounds: the sizes this puzzle allows (" +
-                            spec.size_bounds_rule +
-                            "), run without buffers in the programs at the corners of the grid "
-                            "(the first and the last along each axis).";
+        report.case_about = size_bounds_about(spec);
         diagnostic d = *run.result.error;
         d.message += "\n  (" + where + ": checked without buffers, at sizes the puzzle allows "
                      "but no case can allocate)";
@@ -277,9 +371,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
 
   if (options.gpu) {
     if (given || !gpu_enabled(spec)) {
-      const std::string& why = spec.not_on_gpu_because;
-      report.gpu_note = "not yet on the GPU" + (why.empty() ? std::string() : " (" + why + ")") +
-                        ": checked in the simulator only";
+      report.gpu_note = gpu_note(spec, 0, given);
     } else {
       auto found = module_launchers(spec, options, backend::gpu);
       if (auto* d = std::get_if<diagnostic>(&found)) return fail(*d);
@@ -306,11 +398,12 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             d.message = "crash: " + where + ": " + error;
             return fail(d);
           }
-          if (auto d = compare_outputs(spec, tensors, the_case.expected, where)) return fail(*d);
+          const case_data* reference = nullptr;
+          if (auto d = wrong_result({k, c, "", true}, the_case, tensors, where, reference))
+            return fail(*d);
         }
       }
-      report.gpu_note = "matches the reference on the GPU (" + std::to_string(report.gpu_runs) +
-                        " runs)";
+      report.gpu_note = gpu_note(spec, report.gpu_runs);
     }
   }
   report.status = status::solved;

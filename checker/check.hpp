@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,17 @@ struct run_position {
 // The large tier's rows run 2^17 elements and its attention 65539 keys: a program of it may run
 // this many times the op budget of the small cases (still a few milliseconds for a solution).
 inline constexpr unsigned long long large_tier_op_budget_factor = 16;
+
+// A run whose outputs the check compares with the reference: a small case or one of the large
+// tier with one kernel entry in one program order, or a case on the GPU. `judged_runs` lists them
+// in the order the check runs them.
+struct judged_run {
+  std::size_t kernel_index = 0;  // in spec.kernels
+  std::size_t case_index = 0;    // in spec.cases
+  std::string order;             // "forward", "reverse" or "shuffle"; "" on the GPU
+  bool gpu = false;
+  bool operator==(const judged_run&) const = default;
+};
 
 struct check_options {
   impl which = impl::stub;
@@ -52,6 +64,15 @@ struct check_options {
   bool probe_other = true;
   // Called before each run with where the check is, e.g. to report where a crash happened.
   std::function<void(const run_position&)> on_case;
+  // Judges the outputs of each judged run (number `number` of judged_runs) somewhere else: the
+  // sandboxed runner asks the process that supervises it, which made the inputs and the
+  // reference's outputs itself (docs/ARCHITECTURE.md, "The verdict is the supervisor's"). It
+  // returns nothing when the outputs are right, else the reference's tensors (the inputs and
+  // the expected outputs), for the passes that explain a wrong result. When it is set the check
+  // computes no reference outputs of its own.
+  std::function<std::optional<std::vector<tensor>>(std::size_t number, const judged_run& run,
+                                                   const std::vector<tensor>& got)>
+      judge;
 };
 
 struct tensor_counters {
@@ -91,6 +112,26 @@ struct puzzle_report {
 };
 
 puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options);
+
+// The runs whose outputs a check with these options compares with the reference, in its order
+// (every small case with every kernel entry in every order, the large tier in the first order,
+// then on the GPU), as far as no run fails. The dry runs at the size bounds have no outputs.
+std::vector<judged_run> judged_runs(const puzzle_spec& spec, const check_options& options);
+
+// The report of a check that failed on judged run `run` with `d`, worded as check_puzzle words
+// it (the case's label, what the case holds, how to see the run).
+puzzle_report judged_failure(const puzzle_spec& spec, const check_options& options,
+                             const judged_run& run, tl::sim::diagnostic d);
+
+// "case 3 of 7: N0=5, ..., order reverse", or "on the GPU, case ...": where compare_outputs
+// says a judged run was.
+std::string judged_where(const puzzle_spec& spec, const judged_run& run);
+
+// What a report says about the GPU after a check with --gpu whose GPU runs all matched.
+std::string gpu_note(const puzzle_spec& spec, int gpu_runs, bool given = false);
+
+// What the size bounds are, as a report about a failing bound says.
+std::string size_bounds_about(const puzzle_spec& spec);
 
 // The simulator runs of a check in every program order: each kernel entry (block sizes) on each
 // small case it runs, in forward, reverse and shuffled order, and on each case of the large tier
@@ -137,9 +178,11 @@ struct case_data {
   std::vector<tensor> tensors;   // inputs filled, outputs sized
   std::vector<tensor> expected;  // the reference's outputs (same order as tensors; inputs too)
 };
-// Tensors without a dtype of their own take `kernel_dtype` (a kernel_entry's).
+// Tensors without a dtype of their own take `kernel_dtype` (a kernel_entry's). Without
+// `with_reference`, `expected` is left empty (a check whose outputs are judged elsewhere).
 case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uint64_t seed,
-                    std::size_t case_index, dtype kernel_dtype = dtype::float32);
+                    std::size_t case_index, dtype kernel_dtype = dtype::float32,
+                    bool with_reference = true);
 
 // Compares outputs with the reference: a nan-inf or wrong-result diagnostic, or nothing.
 // `nonfinite_cause`, when known (from a traced rerun), replaces nan-inf's general advice.

@@ -4,6 +4,9 @@
 
 #include <optional>
 
+#include <variant>
+
+#include "checker/access_map.hpp"
 #include "checker/check.hpp"
 #include "checker/gpu.hpp"
 
@@ -28,6 +31,16 @@ inline constexpr double default_program_seconds = 2.0;
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
                                double timeout_seconds,
                                double program_seconds = default_program_seconds);
+
+// run_traced (checker/access_map.hpp) of a stub in the sandbox, for `show` and `check --html`:
+// the runner runs the kernel once with the trace on and sends the run back; this process checks
+// what it sent against the puzzle and draws it. The module is built first (in the sandbox) when
+// modules.build. A run that crashes, never ends or tries what the sandbox forbids gives the
+// diagnostic that says so.
+std::variant<traced_run, tl::sim::diagnostic> run_traced_sandboxed(
+    const puzzle_spec& spec, const module_options& modules, std::size_t case_index,
+    std::uint64_t seed, std::optional<std::size_t> kernel_index, tl::sim::order order,
+    double timeout_seconds);
 
 // gpu::probe() in a child process. A process that has touched CUDA cannot use it in the children
 // it forks, so the supervising process asks a child whether there is a GPU.

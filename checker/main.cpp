@@ -156,6 +156,8 @@ struct show_args {
   std::string color = "auto";
   bool run = true;
   double timeout = 60;
+  bool sandbox = true;
+  long memory_mb = tp::sandbox::default_memory_mb;
 };
 
 // The run `show` draws, resolved from its options before anything is printed.
@@ -174,17 +176,56 @@ bool use_color(const std::string& mode) {
 
 int show_run(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice);
 
+// Says a note about the sandbox once per process, on stderr.
+void say_once(const std::string& text) {
+  static bool said = false;
+  if (!said) std::cerr << "tilepuzzles: " << text << "\n";
+  said = true;
+}
+
+// Whether a sandbox can be made here; where none can, says so once (the stubs are then
+// compiled and run as before, without one).
+bool sandbox_usable() {
+  if (const auto& why = tp::sandbox::unavailable()) {
+    say_once("no sandbox on this machine: " + *why + ". Your kernels are compiled and run as "
+             "before, without one.");
+    return false;
+  }
+  return true;
+}
+
+int show_result(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice,
+                const std::variant<tp::traced_run, tl::sim::diagnostic>& result);
+void print_show_heading(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice);
+tl::sim::order order_named(const std::string& name);
+
 // show_run in a child process: a kernel that crashes or never ends is reported, as `check` does,
 // instead of taking `show` down with it. The child prints and writes the HTML itself.
 int show_run_isolated(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice) {
+  // A stub is compiled and run in the sandbox, as `check` does: the runner sends the traced run
+  // back and this process draws it.
+  const bool sandboxed = args.impl == "stub" && args.sandbox && sandbox_usable();
   // The module is brought up to date before the clock starts, so --timeout bounds the kernel's
   // run and not a build waiting for the build lock on a busy machine. A build that fails is
   // reported by the child, whose run_traced finds the same compile error.
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  modules.sandbox = sandboxed;
+  modules.memory_mb = args.memory_mb;
+  std::optional<tl::sim::diagnostic> build_problem;
   if (args.puzzles_dir.empty() || !tp::check_puzzles_dir(args.puzzles_dir)) {
-    tp::module_options modules;
-    modules.puzzles_dir = args.puzzles_dir;
     const tp::impl which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
-    (void)tp::build_modules({tp::module_ref{&p, which, tp::backend::simulator}}, modules);
+    build_problem = tp::build_modules({tp::module_ref{&p, which, tp::backend::simulator}}, modules)[0];
+  }
+  if (sandboxed) {
+    print_show_heading(p, args, choice);
+    modules.build = false;
+    if (build_problem) return show_result(p, args, choice, *build_problem);
+    return show_result(p, args, choice,
+                       tp::run_traced_sandboxed(p, modules, static_cast<std::size_t>(choice.run.case_index),
+                                                choice.run.seed,
+                                                static_cast<std::size_t>(choice.run.kernel_index),
+                                                order_named(choice.run.order), args.timeout));
   }
   std::fflush(stdout);
   const pid_t child = ::fork();
@@ -327,13 +368,15 @@ int run_show(const show_args& args) {
   return show_run_isolated(*p, args, choice);
 }
 
-// One run of the kernel, traced: the maps of what each program touched, and what went wrong.
-int show_run(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice) {
-  tp::module_options modules;
-  modules.puzzles_dir = args.puzzles_dir;
-  const tp::impl which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
-  const auto case_index = static_cast<std::size_t>(choice.run.case_index);
-  const std::string whose = which == tp::impl::stub ? "your kernel" : "the reference solution";
+tl::sim::order order_named(const std::string& name) {
+  if (name == "reverse") return tl::sim::order::reverse;
+  if (name == "shuffle") return tl::sim::order::shuffle;
+  return tl::sim::order::forward;
+}
+
+// The line before show's maps: which run they are of.
+void print_show_heading(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice) {
+  const std::string whose = args.impl == "stub" ? "your kernel" : "the reference solution";
   if (choice.replays_check)
     std::printf("\n--- The run your last check failed on (tilepuzzles show %d %s; --case N for "
                 "another)\n", p.number, tp::replay_arguments(p, choice.run).c_str());
@@ -341,11 +384,30 @@ int show_run(const tp::puzzle_spec& p, const show_args& args, const show_choice&
     std::printf("\n--- What %s does (tilepuzzles show %d --case N --blocks ... --program i,j "
                 "for others)\n", whose.c_str(), p.number);
   std::fflush(stdout);
-  tl::sim::order order = tl::sim::order::forward;
-  if (choice.run.order == "reverse") order = tl::sim::order::reverse;
-  if (choice.run.order == "shuffle") order = tl::sim::order::shuffle;
+}
+
+int show_result(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice,
+                const std::variant<tp::traced_run, tl::sim::diagnostic>& result);
+
+// One run of the kernel, traced: the maps of what each program touched, and what went wrong.
+int show_run(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice) {
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  const tp::impl which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
+  const auto case_index = static_cast<std::size_t>(choice.run.case_index);
+  print_show_heading(p, args, choice);
   auto result = tp::run_traced(p, which, modules, case_index, choice.run.seed,
-                               static_cast<std::size_t>(choice.run.kernel_index), order);
+                               static_cast<std::size_t>(choice.run.kernel_index),
+                               order_named(choice.run.order));
+  return show_result(p, args, choice, result);
+}
+
+// What show prints of a traced run (and the HTML page it writes), wherever it ran.
+int show_result(const tp::puzzle_spec& p, const show_args& args, const show_choice& choice,
+                const std::variant<tp::traced_run, tl::sim::diagnostic>& result) {
+  tp::module_options modules;
+  modules.puzzles_dir = args.puzzles_dir;
+  const tp::impl which = args.impl == "stub" ? tp::impl::stub : tp::impl::solution;
   tp::html_section section;
   section.spec = &p;
   section.kernel_file = tp::shown_kernel_file(p, which, modules);
@@ -363,7 +425,13 @@ int show_run(const tp::puzzle_spec& p, const show_args& args, const show_choice&
     std::printf("%s\n", problem->message.c_str());
     section.verdict = "FAILED " + problem->kind;
     section.problem = *problem;
-    return write_html();
+    const int written = write_html();
+    // A run that did not end (a crash, a loop that never ends, an attempt the sandbox stopped)
+    // fails `show`, as the unsandboxed run's child does.
+    const std::string& k = problem->kind;
+    if (k == tl::sim::kind::crash || k == tl::sim::kind::op_budget || k == tl::sim::kind::sandbox)
+      return exit_fail;
+    return written;
   }
   const tp::traced_run& run = std::get<tp::traced_run>(result);
   tp::render_options render;
@@ -409,7 +477,7 @@ struct check_args {
 // the maps of the run it failed on (found again in this process: the kernel already ran to the
 // end of that run in its child, so it neither crashes nor hangs there).
 tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated_report& r,
-                                 const tp::check_options& options) {
+                                 const tp::check_options& options, double timeout_seconds) {
   tp::html_section section;
   section.spec = &spec;
   section.kernel_file = tp::shown_kernel_file(spec, options.which, options.modules);
@@ -426,19 +494,38 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
   section.verdict = "FAILED " + kind;
   tl::sim::diagnostic d;
   d.kind = kind;
-  d.message = r.details;
+  // The report's words: its details without their heading, each line two spaces less.
+  std::istringstream lines(r.details);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("--- ", 0) == 0) continue;
+    d.message += (d.message.empty() ? "" : "\n") + (line.rfind("  ", 0) == 0 ? line.substr(2) : line);
+  }
   section.problem = d;
   if (kind == tl::sim::kind::crash || kind == tl::sim::kind::op_budget ||
       kind == tl::sim::kind::compile_error || kind == tl::sim::kind::sandbox) {
     section.note = "No maps for a " + kind + ".";
     return section;
   }
-  // The maps come from running the kernel again in this process, which the sandbox forbids.
+  // In the sandbox, the run the check failed on is run again there, traced, and drawn here.
   if (options.modules.sandbox && options.which == tp::impl::stub) {
-    section.note = "No maps in a sandboxed check (drawing them runs the kernel again, outside "
-                   "it). For your own kernel, 'tilepuzzles check " + std::to_string(spec.number) +
-                   " --html FILE --no-sandbox' or 'tilepuzzles show " + std::to_string(spec.number) +
-                   "' draw them.";
+    if (!r.failed) return section;
+    tp::module_options no_build = options.modules;
+    no_build.build = false;
+    auto run = tp::run_traced_sandboxed(spec, no_build, static_cast<std::size_t>(r.failed->case_index),
+                                        r.failed->seed,
+                                        static_cast<std::size_t>(r.failed->kernel_index),
+                                        order_named(r.failed->order), timeout_seconds);
+    if (auto* traced = std::get_if<tp::traced_run>(&run)) {
+      // The line and program the run's own finding points at, for the kernel's listing.
+      if (traced->problem && traced->problem->kind == kind) {
+        section.problem->source = traced->problem->source;
+        section.problem->program = traced->problem->program;
+      }
+      section.run = std::move(*traced);
+    } else {
+      section.note = "No maps: running the kernel again to draw them ended so: " +
+                     std::get<tl::sim::diagnostic>(run).message;
+    }
     return section;
   }
   tp::check_options again = options;
@@ -465,14 +552,10 @@ tp::html_section html_section_of(const tp::puzzle_spec& spec, const tp::isolated
 // says so once and checks as before; `grade` refuses (checker/grade.cpp).
 bool use_sandbox(const check_args& args, tp::impl which) {
   if (which != tp::impl::stub || !args.sandbox) return false;
-  static bool said = false;
-  auto say_once = [](const std::string& text) {
-    if (!said) std::cerr << "tilepuzzles: " << text << "\n";
-    said = true;
-  };
-  if (const auto& why = tp::sandbox::unavailable()) {
-    say_once("no sandbox on this machine: " + *why + ". Your kernels are compiled and run as "
-             "before, without one.");
+  if (!sandbox_usable()) return false;
+  if (!args.isolate) {
+    say_once("--no-isolate: your kernels run in this process, so this check compiles and runs "
+             "them without the sandbox.");
     return false;
   }
   if (args.gpu) {
@@ -578,7 +661,7 @@ int run_check(const check_args& args) {
   if (!args.html.empty()) {
     std::vector<tp::html_section> sections;
     for (std::size_t i = 0; i < chosen.size(); ++i)
-      sections.push_back(html_section_of(*chosen[i], reports[i], options));
+      sections.push_back(html_section_of(*chosen[i], reports[i], options, args.timeout));
     if (auto error = tp::write_file(args.html, tp::html_page("tilepuzzles check", sections)))
       std::cerr << "tilepuzzles: --html: " << *error << "\n";
   }
@@ -649,6 +732,18 @@ int run_sandbox_status() {
                   ? ", and a system-call filter stops and reports what a stub attempts"
                   : "; this build has no system-call filter (libseccomp-dev was missing), so what "
                     "a stub attempts is contained but not reported");
+  if (const auto how = tp::sandbox::process_limit())
+    std::printf("A sandbox's processes are counted by %s (64 at most).\n", how->c_str());
+  else
+    std::printf("A sandbox's processes are not counted here: Linux exempts root from "
+                "RLIMIT_NPROC, and this process may make no pids cgroup (/sys/fs/cgroup is "
+                "read-only). %s Run the checker as another user, or give it a writable pids "
+                "cgroup, to count them.\n",
+                tp::syscall_filter::available()
+                    ? "A check's run still cannot start a process (the system-call filter stops "
+                      "it), and whatever a compile starts ends with it."
+                    : "Whatever a compile or a check starts ends with it, but this build has no "
+                      "system-call filter to stop a check's run from starting processes.");
   return exit_pass;
 }
 
@@ -742,6 +837,13 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1.0, 86400.0).description("between 1 and 86400 seconds"))
       ->capture_default_str();
   show->add_flag("!--no-run", show_options.run, "Only the statement: do not run the kernel");
+  show->add_flag("!--no-sandbox", show_options.sandbox,
+                 "Compile and run your kernel without the sandbox (bubblewrap) that keeps it "
+                 "from files, processes and the network");
+  show->add_option("--memory-limit", show_options.memory_mb,
+                   "MiB of memory your kernel's compile and its run may use in the sandbox")
+      ->check(CLI::Range(64L, 1048576L).description("between 64 and 1048576 MiB"))
+      ->capture_default_str();
 
   std::string hint_name;
   int hint_number = 1;
@@ -772,8 +874,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.01, 86400.0).description("between 0.01 and 86400 seconds"))
       ->capture_default_str();
   check->add_flag("!--no-isolate", args.isolate,
-                  "Check in this process (for a debugger) instead of a child process (the run is "
-                  "then outside the sandbox)");
+                  "Check in this process (for a debugger) instead of a child process (your "
+                  "kernels are then compiled and run without the sandbox)");
   check->add_option("--puzzles", args.puzzles_dir,
                     "Check the stubs in this directory instead of puzzles/ (a student's copy)");
   check->add_option("--html", args.html,

@@ -236,6 +236,126 @@ const std::optional<std::string>& unavailable() {
   return reason;
 }
 
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::string text;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  ::close(fd);
+  return text;
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fd);
+  return ok;
+}
+
+// The directory under which this process may make a pids cgroup: its own pids cgroup, in the
+// v1 hierarchy of the pids controller or in the v2 hierarchy where pids is enabled (or can be)
+// for its children; empty where there is none it may write.
+std::string pids_parent() {
+  const std::string own = read_file("/proc/self/cgroup");
+  std::size_t at = 0;
+  std::string v1, v2;
+  while (at < own.size()) {
+    const std::size_t end = std::min(own.find('\n', at), own.size());
+    const std::string line = own.substr(at, end - at);
+    at = end + 1;
+    const std::size_t first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    const std::string path = line.substr(second + 1);
+    if (controllers.empty() && line.compare(0, first, "0") == 0) v2 = path;
+    std::size_t c = 0;
+    while (c <= controllers.size()) {
+      const std::size_t comma = std::min(controllers.find(',', c), controllers.size());
+      if (controllers.compare(c, comma - c, "pids") == 0) v1 = path;
+      c = comma + 1;
+    }
+  }
+  auto usable = [](const std::string& dir) { return ::access(dir.c_str(), W_OK) == 0; };
+  if (!v1.empty() && exists("/sys/fs/cgroup/pids/cgroup.procs")) {
+    const std::string dir = "/sys/fs/cgroup/pids" + (v1 == "/" ? std::string() : v1);
+    if (usable(dir)) return dir;
+  }
+  if (!v2.empty() && exists("/sys/fs/cgroup/cgroup.controllers")) {
+    const std::string dir = "/sys/fs/cgroup" + (v2 == "/" ? std::string() : v2);
+    const std::string enabled = read_file(dir + "/cgroup.subtree_control");
+    if (usable(dir) && (enabled.find("pids") != std::string::npos ||
+                        write_file(dir + "/cgroup.subtree_control", "+pids")))
+      return dir;
+  }
+  return {};
+}
+
+}  // namespace
+
+process_group& process_group::operator=(process_group&& other) noexcept {
+  if (this != &other) {
+    release();
+    path_ = std::move(other.path_);
+    procs_fd_ = other.procs_fd_;
+    other.path_.clear();
+    other.procs_fd_ = -1;
+  }
+  return *this;
+}
+
+process_group process_group::make(const limits& limit) {
+  process_group group;
+  // RLIMIT_NPROC holds for every other user.
+  if (::getuid() != 0 || limit.processes <= 0) return group;
+  static const std::string parent = pids_parent();
+  if (parent.empty()) return group;
+  static int made = 0;
+  const std::string path = parent + "/tilepuzzles-" + std::to_string(::getpid()) + "-" + std::to_string(made++);
+  if (::mkdir(path.c_str(), 0755) != 0) return group;
+  group.path_ = path;
+  if (!write_file(path + "/pids.max", std::to_string(limit.processes))) {
+    group.release();
+    return group;
+  }
+  group.procs_fd_ = ::open((path + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+  if (group.procs_fd_ < 0) group.release();
+  return group;
+}
+
+void process_group::join() const {
+  if (procs_fd_ < 0) return;
+  // The process's id in decimal, without the allocating functions fork forbids.
+  char digits[24];
+  int n = 0;
+  for (long pid = ::getpid(); pid > 0 && n < 20; pid /= 10) digits[n++] = static_cast<char>('0' + pid % 10);
+  char text[24];
+  for (int i = 0; i < n; ++i) text[i] = digits[n - 1 - i];
+  if (::write(procs_fd_, text, static_cast<std::size_t>(n)) != n) ::_exit(126);
+}
+
+void process_group::release() {
+  if (procs_fd_ >= 0) ::close(procs_fd_);
+  procs_fd_ = -1;
+  if (path_.empty()) return;
+  // The sandbox has ended (bwrap, the init of its PID namespace, took every process in it
+  // along); the kernel may take a moment to see the group empty.
+  for (int attempt = 0; attempt < 50 && ::rmdir(path_.c_str()) != 0 && errno == EBUSY; ++attempt)
+    ::usleep(2000);
+  path_.clear();
+}
+
+std::optional<std::string> process_limit() {
+  if (::getuid() != 0) return std::string("RLIMIT_NPROC");
+  limits probe;
+  process_group group = process_group::make(probe);
+  if (group.active()) return std::string("a pids cgroup");
+  return std::nullopt;
+}
+
 std::vector<std::string> compile_environment(bool sandboxed, const limits& limit) {
   if (!sandboxed) return {};
   return {"TILEPUZZLES_SANDBOX=" + program(),
@@ -283,13 +403,34 @@ int compile_main(int argc, char** argv) {
   std::vector<char*> bwrap_argv;
   for (auto& a : args) bwrap_argv.push_back(a.data());
   bwrap_argv.push_back(nullptr);
+  auto could_not = [&] {
+    std::fprintf(stderr,
+                 "tilepuzzles: could not start the compile's sandbox (%s: %s). Check again with "
+                 "--no-sandbox to compile without one.\n",
+                 bwrap_argv[0], std::strerror(errno));
+    return 127;
+  };
   std::fflush(nullptr);
-  ::execv(bwrap_argv[0], bwrap_argv.data());
-  std::fprintf(stderr,
-               "tilepuzzles: could not start the compile's sandbox (%s: %s). Check again with "
-               "--no-sandbox to compile without one.\n",
-               bwrap_argv[0], std::strerror(errno));
-  return 127;
+  process_group group = process_group::make(limit);
+  if (!group.active()) {
+    ::execv(bwrap_argv[0], bwrap_argv.data());
+    return could_not();
+  }
+  // A group to release once the sandbox has ended: bwrap runs in a child, and its exit status
+  // is this process's.
+  const pid_t child = ::fork();
+  if (child < 0) return could_not();
+  if (child == 0) {
+    group.join();
+    ::execv(bwrap_argv[0], bwrap_argv.data());
+    ::_exit(could_not());
+  }
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  group.release();
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 int limits_main(int argc, char** argv) {

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tp::sandbox {
@@ -25,7 +26,7 @@ struct limits {
   long memory_mb = default_memory_mb;  // RLIMIT_AS of each process
   long cpu_seconds = 0;                // RLIMIT_CPU; 0: none
   long file_mb = 1024;                 // RLIMIT_FSIZE: the largest file a process may write
-  long processes = 64;                 // RLIMIT_NPROC (not enforced for root: see the docs)
+  long processes = 64;                 // RLIMIT_NPROC, or pids.max for root (process_group)
   long scratch_mb = 1024;              // the size of the private /tmp
 };
 
@@ -47,6 +48,39 @@ std::vector<std::string> command_line(const view& what, const limits& limit,
 // Sets the limits on this process (for the forked child about to exec bwrap: bwrap and everything
 // in the sandbox inherit them).
 void apply_limits(const limits& limit);
+
+// The bound on a sandbox's processes where RLIMIT_NPROC does not hold. Linux exempts a process
+// whose real user is root from RLIMIT_NPROC (in any user namespace: bwrap's sandbox of a
+// checker run as root still belongs to root outside). There a sandbox's processes and threads
+// are put in a cgroup of their own with `pids.max` (the pids controller, cgroup v1 or v2), where
+// this process may make one. Empty (join and release do nothing) where it need not (not root)
+// or cannot (no writable pids cgroup: a container's read-only /sys/fs/cgroup); `process_limit`
+// says which.
+class process_group {
+ public:
+  process_group() = default;
+  process_group(process_group&& other) noexcept { *this = std::move(other); }
+  process_group& operator=(process_group&& other) noexcept;
+  process_group(const process_group&) = delete;
+  process_group& operator=(const process_group&) = delete;
+  ~process_group() { release(); }
+
+  static process_group make(const limits& limit);
+  // In the child about to exec bwrap: moves it (and so the whole sandbox) into the group.
+  // Only write(2): safe between fork and exec.
+  void join() const;
+  // Once the sandbox has ended: removes the group.
+  void release();
+  bool active() const { return procs_fd_ >= 0; }
+
+ private:
+  std::string path_;
+  int procs_fd_ = -1;
+};
+
+// How a sandbox's process count is bounded here: "RLIMIT_NPROC", "a pids cgroup", or nothing
+// when neither holds (root without a writable pids cgroup).
+std::optional<std::string> process_limit();
 
 // The environment a stub module's compile is sandboxed through: cmake/compile-logged.sh, run by
 // the build the checker starts, finds the program and the limit in these variables and runs the

@@ -77,7 +77,7 @@ TEST_CASE("Shifts by a tile of counts unpack the eight 4-bit values of an int32,
   CHECK(out == expected);
 }
 
-TEST_CASE("A shift count outside 0..31 is an index-overflow diagnostic; 31 is fine",
+TEST_CASE("A shift count outside 0..31 is an index-overflow diagnostic, and 31 is fine",
           "[tl][bits]") {
   const int count = GENERATE(32, -1, 31);
   std::vector<std::int32_t> out(4, 0);
@@ -222,7 +222,7 @@ TEST_CASE("The GPU's portable half conversions (cuda/half_bits.hpp) give Eigen's
 }
 
 TEST_CASE("Casting a float16 NaN or infinity to int32 is an index-overflow diagnostic, as for "
-          "float; finite halves cast",
+          "float, and finite halves cast",
           "[tl][half]") {
   using tl::float16;
   struct cast_case {

@@ -134,7 +134,7 @@ struct VectorAddOneTripLoop {
 };
 
 // A correct vector add, except that program 2 does something no tile operation can check.
-enum class mishap { none, raise_sigsegv, null_dereference, spin_forever };
+enum class mishap { none, raise_sigsegv, null_dereference, spin_forever, close_and_sleep };
 
 template <int B0, mishap What>
 void add_with_mishap(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0) {
@@ -151,6 +151,10 @@ void add_with_mishap(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<flo
       volatile bool forever = true;
       while (forever) {
       }
+    } else if constexpr (What == mishap::close_and_sleep) {
+      // The report's descriptor closed, as if the check had ended, then a wait that takes no CPU.
+      for (int fd = 3; fd < 1024; ++fd) ::close(fd);
+      ::sleep(20);
     }
   }
   tl::store(z + offsets, sum, mask);
@@ -650,6 +654,18 @@ TEST_CASE("A kernel that crashes or hangs is reported by check_isolated without 
     CHECK_THAT(r.details, Catch::Contains("did not finish within 1 s"));
     CHECK_THAT(r.details, Catch::Contains("program (2, 0, 0)"));
     CHECK(seconds >= 0.9);
+    CHECK(seconds < 10);
+  }
+  SECTION("a kernel that closes the report's descriptor and waits is held to the timeout too") {
+    const auto spec = puzzle_with<wrong::with_mishap<wrong::mishap::close_and_sleep>::VectorAdd,
+                                  tp::bindings::vector_add>("vector-add");
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = tp::check_isolated(spec, options, 1, 60);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    INFO(r.line << "\n" << r.details);
+    CHECK(r.status == tp::status::failed);
+    CHECK_THAT(r.details, Catch::Contains("did not finish within 1 s"));
     CHECK(seconds < 10);
   }
   SECTION("their twin, the same kernel without the mishap, passes in a child process") {

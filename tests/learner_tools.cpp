@@ -159,7 +159,7 @@ TEST_CASE("list shows each puzzle's state from its last check", "[ux][modules]")
   }
 }
 
-TEST_CASE("check of solved puzzles names the next puzzle to try; of a failing one, that one",
+TEST_CASE("check of solved puzzles names the next puzzle to try, and of a failing one, that one",
           "[ux][modules]") {
   const std::string dir = fresh_dir("next-puzzle");
   const tp::puzzle_spec& first = puzzle("constant-add");
@@ -300,6 +300,13 @@ TEST_CASE("show maps which program touched which elements, and what went wrong",
     REQUIRE(z.size() == 2);
     CHECK(z[1] == std::string(32, '2') + "####" + std::string(28, ' '));
     CHECK_THAT(r.out, Catch::Contains("out-of-bounds: program (3, 0, 0)"));
+    // check --html draws the run the check failed on, run again in the sandbox as show runs it.
+    const std::string page = dir + "-check.html";
+    const auto checked = run_cli("check 3 --puzzles " + dir + " --html " + page);
+    CHECK(checked.exit_code == 1);
+    const std::string html = read_text(page);
+    CHECK_THAT(html, Catch::Contains("class=\"map\" data-buffer=\"z\""));
+    CHECK_THAT(html, !Catch::Contains("No maps"));
   }
   SECTION("a mask off by one: the one lane past the end, at its one offset") {
     const std::string kernel = replace_all(solved_stub(p), "offsets < N0", "offsets <= N0");

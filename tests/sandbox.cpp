@@ -18,6 +18,7 @@
 
 #include "checker/modules.hpp"
 #include "checker/registry.hpp"
+#include "checker/run_channel.hpp"
 #include "checker/sandbox.hpp"
 #include "checker/sha256.hpp"
 #include "cli_support.hpp"
@@ -120,6 +121,18 @@ const copies& class_copies() {
          {"#include <cstring>\n#include <vector>",
           "{ std::vector<char> big(std::size_t(2) << 30); std::memset(big.data(), 1, big.size()); }"}},
         {"long-softmax-2loop", {"#include \"" + grader_secret_file() + "\"", ""}},
+        // A report of its own, `solved`, written with the checker's own encoder where the
+        // check's report goes (descriptor 5), then the end of the check's process.
+        {"flash-attention-simple",
+         {"#include <unistd.h>\n#include \"checker/run_channel.hpp\"",
+          "{ tp::puzzle_report forged; forged.status = tp::status::solved; const std::string m = "
+          "tp::channel::encode_report(forged); (void)!::write(5, m.data(), m.size()); ::_exit(0); }"}},
+        // Processes, as many as it can start (200 at most, each waiting: bounded even where
+        // nothing stops them, so that the test itself cannot take a machine down).
+        {"matmul",
+         {"#include <unistd.h>",
+          "for (int i = 0; i < 200; ++i) { const pid_t p = ::fork(); if (p == 0) { ::sleep(30); "
+          "::_exit(0); } if (p < 0) break; }"}},
         // Before any kernel runs: a global object's constructor, run as the module loads.
         {"softmax-fused",
          {"#include <cstdio>\nstruct at_load { at_load() { if (FILE* f = std::fopen(\"" +
@@ -230,7 +243,7 @@ std::string message_of(const json& report) {
 
 }  // namespace
 
-TEST_CASE("A stub that writes a file outside its directory fails its puzzle; nothing is written",
+TEST_CASE("A stub that writes a file outside its directory fails its puzzle, and nothing is written",
           "[sandbox]") {
   const hostile_outcome o = check_hostile("constant-add");
   CHECK(kind_of(o.hostile) == "sandbox");
@@ -240,7 +253,7 @@ TEST_CASE("A stub that writes a file outside its directory fails its puzzle; not
   CHECK_FALSE(exists(outside_dir() + "/written"));
 }
 
-TEST_CASE("A stub that writes a file as its module loads fails its puzzle; nothing is written",
+TEST_CASE("A stub that writes a file as its module loads fails its puzzle, and nothing is written",
           "[sandbox]") {
   const hostile_outcome o = check_hostile("softmax-fused");
   CHECK(kind_of(o.hostile) == "sandbox");
@@ -258,7 +271,7 @@ TEST_CASE("A stub that reads the solutions at run time fails its puzzle", "[sand
                              "/solutions/matmul.hpp for reading"));
 }
 
-TEST_CASE("A stub that runs a shell command fails its puzzle; the command never runs",
+TEST_CASE("A stub that runs a shell command fails its puzzle, and the command never runs",
           "[sandbox]") {
   const hostile_outcome o = check_hostile("vector-add");
   CHECK(kind_of(o.hostile) == "sandbox");
@@ -272,7 +285,7 @@ TEST_CASE("A stub that opens a network connection fails its puzzle", "[sandbox]"
   CHECK_THAT(message_of(o.hostile), Catch::Contains("tried to open a network connection (socket)"));
 }
 
-TEST_CASE("A stub that starts a process to leave running fails its puzzle; none is left",
+TEST_CASE("A stub that starts a process to leave running fails its puzzle, and none is left",
           "[sandbox]") {
   const hostile_outcome o = check_hostile("outer-add-block");
   CHECK(kind_of(o.hostile) == "sandbox");
@@ -280,7 +293,7 @@ TEST_CASE("A stub that starts a process to leave running fails its puzzle; none 
   // check_hostile has looked for processes naming the copy; a forked runner would name it.
 }
 
-TEST_CASE("A stub that replaces another puzzle's module fails its puzzle; that puzzle is graded "
+TEST_CASE("A stub that replaces another puzzle's module fails its puzzle, and that puzzle is graded "
           "by its own module",
           "[sandbox]") {
   const std::string victim_module = module_of(class_copies().hostile, victim);
@@ -293,7 +306,133 @@ TEST_CASE("A stub that replaces another puzzle's module fails its puzzle; that p
   CHECK(report_of(parse_json(r.out), puzzle(victim))["status"].string == "not-solved");
 }
 
-TEST_CASE("A stub that signals the checker fails its puzzle; the check goes on", "[sandbox]") {
+TEST_CASE("A stub that forges its own solved report fails its puzzle: the verdict is the "
+          "checker's comparison of every run's outputs",
+          "[sandbox]") {
+  const hostile_outcome o = check_hostile("flash-attention-simple");
+  CHECK(o.hostile["status"].string == "failed");
+  CHECK(kind_of(o.hostile) == "sandbox");
+  CHECK_THAT(message_of(o.hostile),
+             Catch::Contains("the process that runs the kernel reported it solved, in program (0, 0, 0)"));
+  CHECK_THAT(message_of(o.hostile),
+             Catch::Contains("having shown the checker the outputs of 0 of the " +
+                             std::to_string(tp::judged_runs(puzzle("flash-attention-simple"), {}).size()) +
+                             " runs it judges"));
+  CHECK_THAT(message_of(o.hostile), Catch::Contains("may not write to the checker's descriptors"));
+}
+
+TEST_CASE("A stub that starts processes without end fails its puzzle, and none is left", "[sandbox]") {
+  const hostile_outcome o = check_hostile("matmul");
+  CHECK(kind_of(o.hostile) == "sandbox");
+  CHECK_THAT(message_of(o.hostile), Catch::Contains("tried to start a process"));
+}
+
+TEST_CASE("The sandbox's process limit holds, as root too", "[sandbox]") {
+  REQUIRE_FALSE(tp::sandbox::unavailable().has_value());
+  // A command of a compile's sandbox (where processes may start, unlike a check's run) that
+  // starts 150 waiting processes and counts those it could start.
+  const std::string marker = "31.25";  // how the waiting processes are found afterwards
+  const auto r = run_cli("__sandbox-compile -- /bin/sh -c 'i=0; while [ $i -lt 150 ]; do "
+                         "sleep " + marker + " & i=$((i+1)); echo $i; done'");
+  int started = 0;
+  for (std::size_t at = 0; at < r.out.size();) {
+    const std::size_t end = r.out.find('\n', at);
+    const std::string line = r.out.substr(at, end - at);
+    if (!line.empty() && line.find_first_not_of("0123456789") == std::string::npos)
+      started = std::stoi(line);
+    at = end == std::string::npos ? r.out.size() : end + 1;
+  }
+  const auto how = tp::sandbox::process_limit();
+  INFO("what bounds a sandbox's processes here: " << how.value_or("nothing (root, no pids cgroup)"));
+  if (how) {
+    CHECK(started < static_cast<int>(tp::sandbox::limits{}.processes));
+    CHECK(r.exit_code != 0);
+  } else {
+    WARN("this machine bounds no sandbox's process count (root without a writable pids cgroup): "
+         "only the PID namespace is checked");
+  }
+  CHECK(started > 0);
+  // The PID namespace ended with the command: none of its processes is left.
+  CHECK(processes_naming("sleep " + marker).empty());
+}
+
+TEST_CASE("What the sandboxed runner sends is a claim, read against the puzzle", "[sandbox]") {
+  // The runner's process is the stub's too: the supervisor's decoders take nothing on trust.
+  const tp::puzzle_spec& p = puzzle("vector-add");
+  tp::check_options options;
+  std::string problem;
+  tp::puzzle_report r;
+  r.status = tp::status::failed;
+  tl::sim::diagnostic d;
+  d.kind = "wrong-result";
+  d.message = "wrong-result: ...";
+  r.diagnostics.push_back(d);
+  r.case_index = 2;
+  r.kernel_index = 0;
+  r.order = "reverse";
+  r.sizes = {123456};  // not the case's: the spec's are taken
+  auto payload = [](const std::string& message) { return message.substr(tp::channel::header_size); };
+  SECTION("a report of the check's is read, with the case's sizes from the spec") {
+    const auto got = tp::channel::decode_report(payload(tp::channel::encode_report(r)), p, options, problem);
+    REQUIRE(got);
+    CHECK(got->sizes == p.cases[2].sizes);
+    CHECK(got->blocks == p.kernels[0].blocks);
+    CHECK(got->spec == &p);
+  }
+  SECTION("a diagnostic of a kind the checker does not have") {
+    r.diagnostics[0].kind = "solved";
+    CHECK_FALSE(tp::channel::decode_report(payload(tp::channel::encode_report(r)), p, options, problem));
+    CHECK_THAT(problem, Catch::Contains("stable kinds"));
+  }
+  SECTION("a case the puzzle does not have") {
+    r.case_index = static_cast<int>(p.cases.size());
+    CHECK_FALSE(tp::channel::decode_report(payload(tp::channel::encode_report(r)), p, options, problem));
+  }
+  SECTION("solved, with a diagnostic") {
+    r.status = tp::status::solved;
+    CHECK_FALSE(tp::channel::decode_report(payload(tp::channel::encode_report(r)), p, options, problem));
+    CHECK_THAT(problem, Catch::Contains("disagree"));
+  }
+  SECTION("the report the checker read before (a status byte and three strings)") {
+    CHECK_FALSE(tp::channel::decode_report(std::string(25, '\0'), p, options, problem));
+  }
+  SECTION("a report cut short, or with more after it") {
+    const std::string whole = payload(tp::channel::encode_report(r));
+    CHECK_FALSE(tp::channel::decode_report(whole.substr(0, whole.size() - 1), p, options, problem));
+    CHECK_FALSE(tp::channel::decode_report(whole + "x", p, options, problem));
+  }
+  SECTION("outputs of another run, or of another size, than the check is at") {
+    const tp::case_data data = tp::make_case(p, p.cases[0], 0, 0, tp::dtype::float32, false);
+    const tp::judged_run run{0, 0, "forward", false};
+    const std::string right = payload(tp::channel::encode_outputs(0, run, data.tensors));
+    CHECK(tp::channel::decode_outputs(right, p, 0, run, data.tensors, problem));
+    CHECK_FALSE(tp::channel::decode_outputs(right, p, 1, run, data.tensors, problem));
+    CHECK_FALSE(tp::channel::decode_outputs(right, p, 0, {0, 0, "reverse", false}, data.tensors, problem));
+    auto longer = data.tensors;
+    for (auto& t : longer)
+      if (t.output) t.values.push_back(0);
+    CHECK_FALSE(tp::channel::decode_outputs(payload(tp::channel::encode_outputs(0, run, longer)), p,
+                                            0, run, data.tensors, problem));
+  }
+  SECTION("a trace of a program outside the run's grid") {
+    tp::traced_run shape;
+    shape.spec = &p;
+    shape.sizes = p.cases[0].sizes;
+    shape.blocks = p.kernels[0].blocks;
+    shape.grid = p.grid(shape.sizes, shape.blocks);
+    shape.tensors = tp::make_case(p, p.cases[0], 0, 0, tp::dtype::float32, false).tensors;
+    tp::traced_run run = shape;
+    run.wrong.resize(run.tensors.size());
+    for (std::size_t t = 0; t < run.tensors.size(); ++t)
+      if (run.tensors[t].output) run.wrong[t].assign(static_cast<std::size_t>(run.tensors[t].count()), false);
+    run.entries.push_back({0, 0, 0, tl::sim::traced_load});
+    CHECK(tp::channel::decode_traced(payload(tp::channel::encode_traced(&run, nullptr)), shape, problem));
+    run.entries.push_back({static_cast<int>(shape.program_count()), 0, 0, tl::sim::traced_load});
+    CHECK_FALSE(tp::channel::decode_traced(payload(tp::channel::encode_traced(&run, nullptr)), shape, problem));
+  }
+}
+
+TEST_CASE("A stub that signals the checker fails its puzzle, and the check goes on", "[sandbox]") {
   const hostile_outcome o = check_hostile("long-sum");
   CHECK(kind_of(o.hostile) == "sandbox");
   CHECK_THAT(message_of(o.hostile), Catch::Contains("tried to send signal 9 to process"));
@@ -317,6 +456,19 @@ TEST_CASE("A stub that includes a file outside the project does not compile, and
   CHECK_THAT(message_of(o.hostile), !Catch::Contains(grader_secret));
   CHECK_THAT(read_text(module_prefix(class_copies().hostile, "long-softmax-2loop") + ".log"),
              !Catch::Contains(grader_secret));
+}
+
+TEST_CASE("show runs a stub in the sandbox: what it tries is stopped and said, its twin drawn",
+          "[sandbox][show]") {
+  const copies& c = class_copies();
+  const auto r = run_cli("show constant-add --case 2 --puzzles " + c.hostile);
+  CHECK_THAT(r.out, Catch::Contains("sandbox: the kernel tried to open " + outside_dir() +
+                                    "/written for writing (openat)"));
+  CHECK_FALSE(exists(outside_dir() + "/written"));
+  const auto twin = run_cli("show constant-add --case 2 --puzzles " + c.twins);
+  CHECK(twin.exit_code == 0);
+  CHECK_THAT(twin.out, Catch::Contains("This run is right"));
+  CHECK_THAT(twin.err, !Catch::Contains("sandbox"));
 }
 
 TEST_CASE("A module changed behind the checker's back is rebuilt, and the report says why",
@@ -374,6 +526,12 @@ TEST_CASE("Where no sandbox can be made, check says so once and checks as before
     CHECK(status.exit_code == 1);
     CHECK_THAT(status.out, Catch::Contains("No sandbox on this machine: bubblewrap is not at "
                                            "/nonexistent/bwrap"));
+  }
+  SECTION("--no-isolate runs the kernels in the checker's process, and says it is without one") {
+    const auto r = run_cli("check constant-add --no-isolate --puzzles " + c.twins);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.err, Catch::Contains("--no-isolate: your kernels run in this process, so this "
+                                      "check compiles and runs them without the sandbox"));
   }
   SECTION("bubblewrap there: no word of it") {
     const auto r = run_cli("check constant-add vector-add --puzzles " + c.twins);

@@ -199,7 +199,7 @@ TEST_CASE("a descriptor whose shape or strides reach outside its buffer is out-o
   }
 }
 
-TEST_CASE("a block wholly outside a descriptor's shape is out-of-bounds at its load or store; one "
+TEST_CASE("a block wholly outside a descriptor's shape is out-of-bounds at its load or store, and one "
           "that overlaps the edge is not",
           "[sim][descriptor][out-of-bounds]") {
   auto x = ramp(M * N);

@@ -193,7 +193,7 @@ tl::sim::launch_result running_blocks(std::vector<float>& y) {
 }  // namespace
 
 TEST_CASE("a load in an `if` of a pipelined range that the GPU copies out of bounds ahead is "
-          "reported at its line; masked, it passes",
+          "reported at its line, and masked, it passes",
           "[tl][range][prefetch]") {
   float sum = 0.0f;
   const auto wrong = whole_blocks<false, 3>(60, sum);
@@ -221,7 +221,7 @@ TEST_CASE("a load in an `if` of a pipelined range that the GPU copies out of bou
 }
 
 TEST_CASE("a pipelined load of what the previous iteration stored is reported (the GPU copied "
-          "it before the store); in a one-stage range it passes",
+          "it before the store), and in a one-stage range it passes",
           "[tl][range][prefetch]") {
   std::vector<float> y;
   const auto wrong = running_blocks<2>(y);
@@ -276,7 +276,7 @@ tl::sim::launch_result half_blocks(int n) {
 }  // namespace
 
 TEST_CASE("a float16 tile that can be dot's operand is replayed with the operand copies' stages: "
-          "copied out of bounds ahead, it is reported; masked, it passes",
+          "copied out of bounds ahead, it is reported, and masked, it passes",
           "[tl][range][prefetch]") {
   const auto wrong = half_blocks<false>(160);
   REQUIRE(wrong.error.has_value());

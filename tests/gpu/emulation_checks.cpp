@@ -179,7 +179,7 @@ TEST_CASE("an emulated tensor copy lands when a thread waits on its barrier, wit
 }
 
 TEST_CASE("a tensor copy whose first column is off the 16-byte grid is reported, as an H200 stops "
-          "the kernel there; negative coordinates are not",
+          "the kernel there, and negative coordinates are not",
           "[emulation][tma]") {
   CHECK_THAT(copy_a_box(box_rows * box_cols * 4, 0, 6).error,
              Catch::Contains("innermost coordinate is not at a multiple of 16 bytes (6 elements of 4 bytes)"));
@@ -271,7 +271,7 @@ std::string ring_with_mutation(int mutation) {
 }  // namespace
 
 TEST_CASE("a ring's planted bugs are caught: its full barrier waited for with the parity flipped, "
-          "a slot refilled without waiting for its empty barrier; the ring without them passes",
+          "a slot refilled without waiting for its empty barrier, and the ring without them passes",
           "[emulation][tma][ring]") {
   using three_slots = test_kernels::RingMatmul<tl::float16, 3, 64, 64, 32, 4>;
   using two_slots = test_kernels::RingMatmul<tl::bfloat16, 2, 64, 32, 16, 4>;

@@ -85,11 +85,10 @@ expect_count "cells of z coloured as stored with program 1 picked" 32 "$(count '
 #    reports, and its cells are the ones the report's own text map shows. Which case fails first
 #    depends on the puzzle's cases, and a wide case is summarised (several elements per cell), so
 #    every expected count comes from the reported case and the report, never a fixed number.
-#    --no-sandbox: drawing the maps runs the kernel again in the checker's process, which a
-#    sandboxed check does not do.
+#    In the sandbox: the run is traced there again and the maps drawn from what it sends back.
 page=$work/check-softmax.html
 set +e
-"$binary" check 11 --puzzles "$dir" --html "$page" --no-sandbox >/dev/null
+"$binary" check 11 --puzzles "$dir" --html "$page" >/dev/null
 status=$?
 set -e
 expect_count "exit status of the failing check" 1 "$status"
