@@ -155,26 +155,8 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced_with(
   }
   // Unwritten outputs before the comparison, as `check` orders them: an element nothing wrote is
   // poison (NaN), and calling it nan-inf would send the learner after an overflow.
-  for (std::size_t t = 0; t < run.tensors.size() && !run.problem; ++t) {
-    const auto& buffer = out.buffers[t];
-    const long long unwritten = buffer.unwritten_count();
-    if (!run.tensors[t].output || unwritten == 0) continue;
-    tl::sim::diagnostic d;
-    d.kind = tl::sim::kind::unwritten_output;
-    d.buffer = run.tensors[t].name;
-    d.message = "unwritten-output: " + where + ": " + std::to_string(unwritten) + " of " +
-                std::to_string(run.tensors[t].count()) + " elements of " + d.buffer +
-                " were never written. The first:";
-    int shown = 0;
-    for (long long i = 0; i < buffer.count() && shown < 4; ++i)
-      if (buffer.shadow[i].writer == tl::sim::never_written) {
-        d.message += " " + d.buffer + buffer.coords_of(i);
-        ++shown;
-      }
-    d.message += "\n  Does the grid cover every element, and does the mask let the last block's "
-                 "lanes through?";
-    run.problem = d;
-  }
+  for (std::size_t t = 0; t < run.tensors.size() && !run.problem; ++t)
+    if (run.tensors[t].output) run.problem = tl::sim::unwritten_output(out.buffers[t], where);
   if (!run.problem)
     if (auto d = compare_outputs(spec, run.tensors, data.expected, where)) {
       tl::sim::launch_options again;

@@ -16,88 +16,18 @@
 #include "checker/binding.hpp"
 #include "checker/device_tensors.hpp"
 #include "checker/launch.hpp"
-#include "cuda/shared_arena.cuh"
+#include "cuda/launch.cuh"
 #include "cuda/tensor_maps.cuh"
 
 namespace tp::gpu {
 
-// The blocks of a kernel that must fit on one multiprocessor at once: its optional
-// `min_blocks_per_multiprocessor`, the second bound of __launch_bounds__. ptxas then keeps the
-// kernel within 64K / (that many blocks' threads) registers per thread, spilling where it must (a
-// 256-thread kernel asking for 2 gets at most 128). 0 where the kernel declares none or 0: no second
-// bound at all, since a bound of 1 is not the same to ptxas (measured: the 8-warp 128 x 128 x 32
-// matmul took 138 registers with it, 126 without, and lost its second block per multiprocessor).
-template <class Kernel>
-inline constexpr int min_blocks_per_multiprocessor = [] {
-  if constexpr (requires { Kernel::min_blocks_per_multiprocessor; }) {
-    static_assert(Kernel::min_blocks_per_multiprocessor >= 0,
-                  "tl (GPU backend): min_blocks_per_multiprocessor must be at least 1 (it asks the "
-                  "GPU compiler to fit that many of the kernel's programs on one multiprocessor), "
-                  "or 0 for no such bound");
-    return static_cast<int>(Kernel::min_blocks_per_multiprocessor);
-  } else {
-    return 0;
-  }
-}();
-
-template <class Kernel, class... Args>
-__global__ void __launch_bounds__(32 * Kernel::num_warps, min_blocks_per_multiprocessor<Kernel>)
-    program(Kernel kernel, Args... args) {
-  // The GPU backend's layouts depend on the warps, so tl is built for one count per translation
-  // unit (TL_NUM_WARPS), and a kernel runs only from a unit built for its count. A puzzle's GPU
-  // module is built once per count its configurations use (cmake/compile-logged.sh,
-  // checker/gpu_module.cu); the GPU tests and benchmarks compile their kernels once per count.
-  static_assert(Kernel::num_warps == TL_NUM_WARPS,
-                "tl (GPU backend): this kernel's num_warps is not the warp count this translation "
-                "unit's tl was built for (TL_NUM_WARPS): launch it from a unit built for its count");
-  kernel(args...);
-  tl::cuda::release_tensor_maps();
-}
-
-// The dynamic shared memory a launch of `function` needs: its tl arena, 128 times the markers
-// ptxas laid out in its static shared memory (cuda/shared_arena.cuh). Where the two pass 48 KiB
-// the kernel's limit is raised, once per process; where the GPU cannot give that much, `error` says so
-// and what to do.
-struct shared_arena {
-  std::size_t bytes = 0;
-  std::string error;
-};
-template <class... Params>
-shared_arena measure_shared_arena(void (*function)(Params...)) {
-  shared_arena arena;
-  cudaFuncAttributes attributes{};
-  if (auto e = cudaFuncGetAttributes(&attributes, function)) {
-    arena.error = std::string("reading the kernel's attributes failed: ") + cudaGetErrorString(e);
-    return arena;
-  }
-  arena.bytes = attributes.sharedSizeBytes * tl::cuda::arena_scale;
-  // Static and dynamic together: past 48 KiB a launch needs the kernel's limit raised.
-  if (arena.bytes + attributes.sharedSizeBytes <= 48 * 1024) return arena;
-  int device = 0, limit = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (arena.bytes + attributes.sharedSizeBytes > static_cast<std::size_t>(limit)) {
-    arena.error = tl::cuda::shared_arena_too_large(arena.bytes + attributes.sharedSizeBytes,
-                                                    static_cast<std::size_t>(limit));
-  } else if (auto e = cudaFuncSetAttribute(function, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(arena.bytes))) {
-    arena.error = std::string("raising the kernel's shared memory limit failed: ") + cudaGetErrorString(e);
-  }
-  return arena;
-}
-template <auto Function>
-const shared_arena& shared_arena_of() {
-  static const shared_arena arena = measure_shared_arena(Function);
-  return arena;
-}
-
-// shared_arena_of's bytes, for a launcher that reports a failure by exception (the benchmarks).
-template <auto Function>
-std::size_t shared_arena_bytes() {
-  const shared_arena& arena = shared_arena_of<Function>();
-  if (!arena.error.empty()) throw std::runtime_error(arena.error);
-  return arena.bytes;
-}
+// The kernel's wrapper and its shared memory live with the GPU backend (cuda/launch.cuh), which
+// users' own launches (tl::launch) share; the checker, tests and benchmarks name them here.
+using tl::cuda::min_blocks_per_multiprocessor;
+using tl::cuda::program;
+using tl::cuda::shared_arena;
+using tl::cuda::shared_arena_bytes;
+using tl::cuda::shared_arena_of;
 
 // Device memory that frees itself.
 class device_buffer {

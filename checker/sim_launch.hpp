@@ -108,12 +108,10 @@ sim_outcome sim_launch(const launch_request& request, const tl::sim::launch_opti
   }
   std::vector<tl::sim::buffer*> pointers;
   for (auto& b : out.buffers) pointers.push_back(&b);
-  const Kernel kernel{};
-  out.result = tl::sim::run_grid(request.grid, options, pointers, [&] {
-    tl::sim::current_context().num_warps = Kernel::num_warps;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      kernel(detail::kernel_argument<std::tuple_element_t<I, params>>(I, out.buffers, tensors,
-                                                                      request.sizes)...);
+  out.result = tl::sim::run_kernel<Kernel>(request.grid, options, pointers, [&] {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return params{detail::kernel_argument<std::tuple_element_t<I, params>>(
+          I, out.buffers, tensors, request.sizes)...};
     }(std::make_index_sequence<std::tuple_size_v<params>>{});
   });
   for (std::size_t i = 0; i < tensors.size() && !options.dry; ++i) {

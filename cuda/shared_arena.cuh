@@ -9,7 +9,7 @@
 // of the markers, scaled by 128, is the layout of the buffers in the arena. The markers take
 // 1/128 of the arena; a buffer starts on a 128-byte boundary.
 //
-// The launcher (checker/gpu_launch.cuh, shared_arena_of) launches a kernel with 128 times its
+// The launcher (cuda/launch.cuh, shared_arena_of) launches a kernel with 128 times its
 // static shared memory (cudaFuncGetAttributes) as dynamic shared memory. The dynamic region
 // begins where the static one ends, so the static region mirrored about that point, scaled by
 // 128, is the arena: a buffer starts 128 times its marker's end's distance below the dynamic

@@ -7,13 +7,13 @@
 //
 // A program counts its maps from 0: the launcher clears the memory when it allocates it, and each
 // program clears its count when it ends (release_tensor_maps, called by the kernel's wrapper in
-// checker/gpu_launch.cuh and by the emulation's launcher), so the next launch, also one replayed
+// cuda/launch.cuh and by the emulation's launcher), so the next launch, also one replayed
 // from a CUDA graph with no host call between, finds it 0.
 //
 // Each translation unit has its own `launch_tensor_maps` (a static __device__ variable), which
-// its launcher sets before a launch (checker/gpu_launch.cuh; the host emulation's launcher,
-// tests/gpu/launch_emulated.hpp, sets the one variable of the process); it copies it to the
-// device only when it changes. A launch that gets none, or a program past its maps, moves its
+// its launcher sets before a launch (checker/gpu_launch.cuh, tl::launch in cuda/launch.cuh; the
+// host emulation's launcher, tests/gpu/launch_emulated.hpp, sets the one variable of the
+// process); it copies it to the device only when it changes. A launch that gets none, or a program past its maps, moves its
 // descriptors' blocks the plain way: the same results, without the copy engine.
 #pragma once
 

@@ -93,4 +93,24 @@ void finish_launch(const std::vector<buffer*>& buffers) {
   }
 }
 
+std::optional<diagnostic> unwritten_output(const buffer& output, const std::string& where) {
+  const long long unwritten = output.unwritten_count();
+  if (unwritten == 0) return std::nullopt;
+  diagnostic d;
+  d.kind = kind::unwritten_output;
+  d.buffer = output.name();
+  d.message = std::string(kind::unwritten_output) + ": " + (where.empty() ? "" : where + ": ") +
+              std::to_string(unwritten) + " of " + std::to_string(output.count()) +
+              " elements of " + d.buffer + " were never written. The first:";
+  int shown = 0;
+  for (long long i = 0; i < output.count() && shown < 4; ++i)
+    if (output.shadow[i].writer == never_written) {
+      d.message += " " + d.buffer + output.coords_of(i);
+      ++shown;
+    }
+  d.message += "\n  Does the grid cover every element, and does the mask let the last block's "
+               "lanes through?";
+  return d;
+}
+
 }  // namespace tl::sim

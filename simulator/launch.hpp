@@ -7,6 +7,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "simulator/buffer.hpp"
@@ -62,6 +63,26 @@ std::vector<int> program_order(long long count, const launch_options& options);
 template <class Program>
 launch_result run_grid(std::array<int, 3> grid, const launch_options& options,
                        const std::vector<buffer*>& buffers, Program&& program);
+
+// The `unwritten-output` diagnostic of an output buffer whose elements were not all written by
+// a launch, or none where every element was: how many, the first few, and what to look at.
+// `where` (the checker's case and block sizes) leads the message when not empty.
+std::optional<diagnostic> unwritten_output(const buffer& output, const std::string& where = "");
+
+// Runs a kernel struct once per program of `grid`: `Kernel{}` called with the tuple that
+// `arguments()` returns, with the kernel's num_warps in the program's context. The one place that
+// knows how a kernel is launched in the simulator, for the checker's launcher (checker/
+// sim_launch.hpp) and users' own (tl::simulate, simulator/simulate.hpp). `arguments` runs inside
+// each program, so that whatever it throws is that program's diagnostic.
+template <class Kernel, class Arguments>
+launch_result run_kernel(std::array<int, 3> grid, const launch_options& options,
+                         const std::vector<buffer*>& buffers, Arguments&& arguments) {
+  const Kernel kernel{};
+  return run_grid(grid, options, buffers, [&] {
+    current_context().num_warps = Kernel::num_warps;
+    std::apply(kernel, arguments());
+  });
+}
 
 // While set, every launch on this thread writes where it is into `tracker` (see progress_tracker
 // in simulator/context.hpp): a supervisor that survives a crash or a hang of the simulated kernel

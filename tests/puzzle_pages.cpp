@@ -287,7 +287,8 @@ TEST_CASE("Each puzzle has a row in both puzzle tables and a stub that names its
   }
 }
 
-TEST_CASE("The examples of README.md and docs/tl.md are none of the puzzles' solutions", "[pages]") {
+TEST_CASE("The examples of README.md, docs/tl.md and examples/ are none of the puzzles' solutions",
+          "[pages]") {
   // Four lines of a solution's body in a row, names changed or not, give a puzzle away; the lines
   // every kernel has (its offsets, its mask) come fewer at a time.
   constexpr std::size_t most_shared = 3;
@@ -312,6 +313,15 @@ TEST_CASE("The examples of README.md and docs/tl.md are none of the puzzles' sol
         INFO(doc << ", code block " << b + 1 << ", against " << file << ":\n" << blocks[b]);
         CHECK(longest_shared_run(example, solution) <= most_shared);
       }
+    }
+  }
+  // So are the kernels of the example project that uses tl as a library.
+  for (const char* kernel_file : {"examples/row_axpy/row_axpy.hpp",
+                                  "examples/row_axpy/row_axpy_test.cpp"}) {
+    const auto example = normalized_code(read_project_file(kernel_file));
+    for (const auto& [file, solution] : solutions) {
+      INFO(kernel_file << " against " << file);
+      CHECK(longest_shared_run(example, solution) <= most_shared);
     }
   }
 }

@@ -1,4 +1,4 @@
-// A kernel's min_blocks_per_multiprocessor (checker/gpu_launch.cuh) on a GPU: the same product,
+// A kernel's min_blocks_per_multiprocessor (cuda/launch.cuh) on a GPU: the same product,
 // whose accumulator alone takes 128 registers per thread, over 128 registers without it and
 // within 128 (two 256-thread blocks per multiprocessor) with 2, right either way.
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // Kernels for tests/gpu/launch_bounds.cpp: one whose accumulator alone is 128 registers per
-// thread, built without min_blocks_per_multiprocessor and with 2 (checker/gpu_launch.cuh).
+// thread, built without min_blocks_per_multiprocessor and with 2 (cuda/launch.cuh).
 #define TL_NUM_WARPS 8
 
 #include <cuda_runtime.h>
