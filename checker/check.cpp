@@ -67,6 +67,7 @@ std::variant<std::vector<void (*)()>, diagnostic> module_launchers(const puzzle_
   const module_ref ref{&spec, options.which, where};
   if (where == backend::simulator && !options.simulator_launchers.empty())
     return options.simulator_launchers;
+  if (where == backend::gpu && !options.gpu_launchers.empty()) return options.gpu_launchers;
   if (options.modules.build && !(where == backend::simulator && options.simulator_modules_built)) {
     auto built = build_modules({ref}, options.modules);
     if (built[0]) return *built[0];

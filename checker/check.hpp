@@ -53,6 +53,8 @@ struct check_options {
   // The simulator module's launchers, already loaded (the sandboxed runner loads the module from
   // the bytes the supervising process checked): used instead of finding and loading the module.
   std::vector<void (*)()> simulator_launchers;
+  // The same for the GPU module (the sandboxed runner of check --gpu).
+  std::vector<void (*)()> gpu_launchers;
   unsigned long long op_budget = tl::sim::launch_options{}.op_budget;
   // Run the spec's large tier (test_case::large) once the small cases pass, in the first of
   // `orders` only. The test suite's sweeps over many seeds leave it to one seed.

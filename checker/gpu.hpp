@@ -22,6 +22,11 @@ bool built_with_cuda();
 // Looks for a usable GPU.
 device_status probe();
 
+// Starts the CUDA runtime on the first GPU now (its context: device files opened, its threads
+// started), as the sandboxed runner does before its system-call filter, which would stop that.
+// Returns an empty string, or what went wrong.
+std::string initialize();
+
 // Runs a kernel on the GPU: inputs are copied in, outputs (pre-filled with NaN) copied back.
 // Returns an empty string, or what went wrong. What a GPU module's kernels point to.
 using launcher = std::string (*)(const launch_request&);

@@ -15,4 +15,6 @@ device_status probe() {
           "TILEPUZZLES_CUDA=OFF, or without nvcc)"};
 }
 
+std::string initialize() { return "this build of tilepuzzles has no CUDA backend"; }
+
 }  // namespace tp::gpu

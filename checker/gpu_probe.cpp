@@ -36,4 +36,10 @@ device_status probe() {
                     "." + std::to_string(props.minor) + ")"};
 }
 
+std::string initialize() {
+  if (const cudaError_t e = cudaFree(nullptr); e != cudaSuccess)
+    return describe(e, "starting the CUDA runtime (cudaFree(0))");
+  return {};
+}
+
 }  // namespace tp::gpu

@@ -21,6 +21,7 @@
 #include <string>
 #include <variant>
 
+#include "checker/gpu.hpp"
 #include "checker/registry.hpp"
 #include "checker/report.hpp"
 #include "checker/run_channel.hpp"
@@ -55,6 +56,7 @@ struct progress {
 constexpr int runner_module_fd = 3;
 constexpr int runner_progress_fd = 4;
 constexpr int runner_report_fd = 5;
+constexpr int runner_gpu_module_fd = 6;  // check --gpu: the GPU module's verified bytes
 
 void put_string(std::string& out, const std::string& s) {
   const std::uint64_t n = s.size();
@@ -447,29 +449,55 @@ std::variant<sandboxed_runner, tl::sim::diagnostic> start_runner(
     return d;
   };
 
-  // The module, as sealed bytes: what the runner loads is exactly what was checked here.
-  const int module_fd = static_cast<int>(::syscall(SYS_memfd_create, "tilepuzzles-module",
-                                                   MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  // The GPU module too, for check --gpu of a puzzle that runs on the GPU.
+  const bool gpu = options.gpu && gpu_enabled(spec);
+  std::string gpu_bytes;
+  if (gpu) {
+    if (options.modules.build) {
+      // Compiled in a sandbox of its own (checker/modules.cpp), as the simulator's module was.
+      auto built = build_modules({{&spec, options.which, backend::gpu}}, options.modules);
+      if (built[0]) return *built[0];
+    }
+    auto verified_gpu = verified_module_bytes({&spec, options.which, backend::gpu}, options.modules);
+    if (auto* problem = std::get_if<tl::sim::diagnostic>(&verified_gpu)) return *problem;
+    gpu_bytes = std::move(std::get<std::string>(verified_gpu));
+  }
+  // The modules, as sealed bytes: what the runner loads is exactly what was checked here.
+  auto sealed = [](const char* name, const std::string& content) {
+    const int fd = static_cast<int>(::syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
+    if (fd < 0) return fd;
+    write_all(fd, content);
+    ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+    return fd;
+  };
+  const int module_fd = sealed("tilepuzzles-module", bytes);
   if (module_fd < 0) return could_not("memfd_create");
-  write_all(module_fd, bytes);
-  ::fcntl(module_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+  const int gpu_module_fd = gpu ? sealed("tilepuzzles-gpu-module", gpu_bytes) : -1;
+  if (gpu && gpu_module_fd < 0) {
+    ::close(module_fd);
+    return could_not("memfd_create");
+  }
+  auto close_modules = [&] {
+    ::close(module_fd);
+    if (gpu_module_fd >= 0) ::close(gpu_module_fd);
+  };
   const int progress_fd = static_cast<int>(::syscall(SYS_memfd_create, "tilepuzzles-progress", MFD_CLOEXEC));
   if (progress_fd < 0 || ::ftruncate(progress_fd, sizeof(progress)) != 0) {
-    ::close(module_fd);
+    close_modules();
     return could_not("memfd_create");
   }
   progress* where = shared_progress(progress_fd);
   // The channel: a socket, both ways (the runner asks for judgments and waits for them).
   int channel[2], output[2];
   if (!where || ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, channel) != 0) {
-    ::close(module_fd);
+    close_modules();
     ::close(progress_fd);
     return could_not("socketpair");
   }
   if (::pipe2(output, O_CLOEXEC) != 0) {
     ::close(channel[0]);
     ::close(channel[1]);
-    ::close(module_fd);
+    close_modules();
     ::close(progress_fd);
     return could_not("pipe");
   }
@@ -479,7 +507,9 @@ std::variant<sandboxed_runner, tl::sim::diagnostic> start_runner(
   sandbox::limits limit;
   limit.memory_mb = options.modules.memory_mb;
   limit.cpu_seconds = static_cast<long>(timeout_seconds) + 5;
+  limit.data_only = gpu;
   sandbox::view v;
+  v.gpu = gpu;
   v.read_only.push_back(stubs_dir(options.modules));
   // The caller's directory (created empty when it is not in view): a --puzzles path relative to
   // it names the same directory inside as outside.
@@ -496,6 +526,7 @@ std::variant<sandboxed_runner, tl::sim::diagnostic> start_runner(
   if (!options.large_tier) runner.insert(runner.end(), {"--large-tier", "0"});
   if (!options.size_bounds) runner.insert(runner.end(), {"--size-bounds", "0"});
   if (!options.probe_other) runner.insert(runner.end(), {"--probe-other", "0"});
+  if (gpu) runner.insert(runner.end(), {"--gpu", "1"});
   runner.insert(runner.end(), extra.begin(), extra.end());
   std::vector<std::string> args = sandbox::command_line(v, limit, runner);
   // Built before the fork: the child only moves descriptors and calls exec.
@@ -507,29 +538,34 @@ std::variant<sandboxed_runner, tl::sim::diagnostic> start_runner(
   std::fflush(nullptr);
   const pid_t pid = ::fork();
   if (pid < 0) {
-    for (int fd : {channel[0], channel[1], output[0], output[1], module_fd, progress_fd}) ::close(fd);
+    for (int fd : {channel[0], channel[1], output[0], output[1], progress_fd}) ::close(fd);
+    close_modules();
     ::munmap(where, sizeof(progress));
     return could_not("fork");
   }
   if (pid == 0) {
     group.join();
-    // Each descriptor first out of the way of 3, 4 and 5, then into its place.
-    const int moved[3] = {::fcntl(module_fd, F_DUPFD, 10), ::fcntl(progress_fd, F_DUPFD, 10),
-                          ::fcntl(channel[1], F_DUPFD, 10)};
+    // Each descriptor first out of the way of 3 to 6, then into its place.
+    const int moved[4] = {::fcntl(module_fd, F_DUPFD, 10), ::fcntl(progress_fd, F_DUPFD, 10),
+                          ::fcntl(channel[1], F_DUPFD, 10),
+                          gpu_module_fd >= 0 ? ::fcntl(gpu_module_fd, F_DUPFD, 10) : -1};
     ::dup2(moved[0], runner_module_fd);
     ::dup2(moved[1], runner_progress_fd);
     ::dup2(moved[2], runner_report_fd);
+    if (moved[3] >= 0) ::dup2(moved[3], runner_gpu_module_fd);
     const int null = ::open("/dev/null", O_RDWR);
     ::dup2(null, 0);
     ::dup2(null, 1);
     ::dup2(output[1], 2);
     // Nothing else of this process reaches the sandbox.
-    if (::syscall(SYS_close_range, 6, ~0U, 0) != 0)
-      for (int fd = 6; fd < 1024; ++fd) ::close(fd);
+    const int first_closed = moved[3] >= 0 ? runner_gpu_module_fd + 1 : runner_gpu_module_fd;
+    if (::syscall(SYS_close_range, first_closed, ~0U, 0) != 0)
+      for (int fd = first_closed; fd < 1024; ++fd) ::close(fd);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
-  for (int fd : {channel[1], output[1], module_fd, progress_fd}) ::close(fd);
+  for (int fd : {channel[1], output[1], progress_fd}) ::close(fd);
+  close_modules();
   sandboxed_runner r;
   r.child = {pid, channel[0], output[0], {}, {}};
   r.where = where;
@@ -879,7 +915,7 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced_sandboxed(
 
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
                                double timeout_seconds, double program_seconds) {
-  if (options.modules.sandbox && options.which == impl::stub && !options.gpu)
+  if (options.modules.sandbox && options.which == impl::stub)
     return check_sandboxed(spec, options, timeout_seconds, program_seconds);
   void* shared = ::mmap(nullptr, sizeof(progress), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -964,6 +1000,7 @@ int sandboxed_run_main(int argc, char** argv) {
     else if (a == "--size-bounds") options.size_bounds = value != "0";
     else if (a == "--probe-other") options.probe_other = value != "0";
     else if (a == "--trace") trace = value;  // CASE,KERNEL,ORDER: one traced run (show, --html)
+    else if (a == "--gpu") options.gpu = value != "0";
   }
   progress* where = shared_progress(runner_progress_fd);
   const puzzle_spec* spec = find_puzzle(id);
@@ -976,6 +1013,10 @@ int sandboxed_run_main(int argc, char** argv) {
     std::snprintf(where->runner_problem, sizeof where->runner_problem, "%s", why.c_str());
     std::_Exit(4);
   };
+  // The CUDA runtime starts before the filter and before any of the stub's code is loaded: it
+  // opens the driver's device files and starts threads, which the filter would stop.
+  if (options.gpu)
+    if (const std::string e = gpu::initialize(); !e.empty()) give_up("the GPU could not be used in the sandbox: " + e);
   syscall_filter::report_into(&where->stopped);
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
 
@@ -1000,10 +1041,19 @@ int sandboxed_run_main(int argc, char** argv) {
   }
 
   where->phase = progress::loading_module;
-  if (const std::string e = syscall_filter::install_loading_stage(); !e.empty()) give_up(e);
+  if (const std::string e = syscall_filter::install_loading_stage(options.gpu); !e.empty()) give_up(e);
   auto loaded = load_module_from_fd({spec, impl::stub, backend::simulator}, options.modules,
                                     runner_module_fd);
-  if (const std::string e = syscall_filter::install_kernel_stage(); !e.empty()) give_up(e);
+  if (options.gpu && std::holds_alternative<loaded_module>(loaded)) {
+    // Its launchers run the kernels on the GPU after the simulator's runs, through the CUDA
+    // runtime, which the kernel stage would stop (syscall_filter.hpp): the loading stage stays.
+    auto loaded_gpu = load_module_from_fd({spec, impl::stub, backend::gpu}, options.modules,
+                                          runner_gpu_module_fd);
+    if (auto* problem = std::get_if<tl::sim::diagnostic>(&loaded_gpu)) loaded = *problem;
+    else options.gpu_launchers = std::get<loaded_module>(loaded_gpu).launchers;
+  } else if (const std::string e = syscall_filter::install_kernel_stage(); !e.empty()) {
+    give_up(e);
+  }
   where->phase = progress::checking;
 
   if (!trace.empty()) {

@@ -558,11 +558,6 @@ bool use_sandbox(const check_args& args, tp::impl which) {
              "them without the sandbox.");
     return false;
   }
-  if (args.gpu) {
-    say_once("--gpu: the sandbox does not reach the GPU yet, so this check compiles and runs your "
-             "kernels without it.");
-    return false;
-  }
   return true;
 }
 

@@ -1,11 +1,13 @@
 #include "checker/sandbox.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -108,6 +110,34 @@ void add_project_headers(std::vector<std::string>& args) {
   }
 }
 
+// What a process that runs kernels on the GPU needs besides: the driver's device files, /sys
+// (the driver reads the PCI topology), and the variables that pick the GPU or find its driver.
+void add_gpu(std::vector<std::string>& args) {
+  if (DIR* dev = ::opendir("/dev")) {
+    std::vector<std::string> nodes;
+    while (const dirent* e = ::readdir(dev))
+      if (std::string(e->d_name).rfind("nvidia", 0) == 0) nodes.push_back(std::string("/dev/") + e->d_name);
+    ::closedir(dev);
+    std::sort(nodes.begin(), nodes.end());
+    for (const std::string& node : nodes) args.insert(args.end(), {"--dev-bind", node, node});
+  }
+  args.insert(args.end(), {"--ro-bind-try", "/sys", "/sys"});
+  for (const char* name : {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING",
+                           "NVIDIA_VISIBLE_DEVICES", "LD_LIBRARY_PATH"})
+    if (const char* value = std::getenv(name)) args.insert(args.end(), {"--setenv", name, value});
+  // The driver's library where LD_LIBRARY_PATH finds it outside /usr (absolute entries only).
+  if (const char* dirs = std::getenv("LD_LIBRARY_PATH")) {
+    std::string list = dirs;
+    for (std::size_t at = 0; at <= list.size();) {
+      const std::size_t colon = std::min(list.find(':', at), list.size());
+      const std::string dir = list.substr(at, colon - at);
+      if (!dir.empty() && dir.front() == '/' && !under(dir, "/usr"))
+        args.insert(args.end(), {"--ro-bind-try", dir, dir});
+      at = colon + 1;
+    }
+  }
+}
+
 long parse_long(const char* s, long fallback) {
   if (!s || !*s) return fallback;
   char* end = nullptr;
@@ -133,6 +163,7 @@ std::vector<std::string> command_line(const view& what, const limits& limit,
     args.insert(args.end(), {"--size", std::to_string(limit.scratch_mb * 1024 * 1024)});
   args.insert(args.end(), {"--tmpfs", "/tmp"});
   add_project_headers(args);
+  if (what.gpu) add_gpu(args);
   // The program that runs sandboxed checks and applies the limits inside, with its runtime.
   for (const std::string& file : {program(), std::string(TILEPUZZLES_RUNTIME)})
     args.insert(args.end(), {"--ro-bind", file, file});
@@ -148,7 +179,9 @@ std::vector<std::string> command_line(const view& what, const limits& limit,
                            "--memory-mb", std::to_string(limit.memory_mb),
                            "--cpu-seconds", std::to_string(limit.cpu_seconds),
                            "--file-mb", std::to_string(limit.file_mb),
-                           "--processes", std::to_string(limit.processes), "--"});
+                           "--processes", std::to_string(limit.processes)});
+  if (limit.data_only) args.insert(args.end(), {"--memory-kind", "data"});
+  args.push_back("--");
   args.insert(args.end(), command.begin(), command.end());
   return args;
 }
@@ -164,7 +197,8 @@ void apply_limits(const limits& limit) {
     ::setrlimit(resource, &r);
   };
   const rlim_t mib = 1024 * 1024;
-  if (limit.memory_mb > 0) set(RLIMIT_AS, static_cast<rlim_t>(limit.memory_mb) * mib);
+  if (limit.memory_mb > 0)
+    set(limit.data_only ? RLIMIT_DATA : RLIMIT_AS, static_cast<rlim_t>(limit.memory_mb) * mib);
   if (limit.cpu_seconds > 0) set(RLIMIT_CPU, static_cast<rlim_t>(limit.cpu_seconds));
   if (limit.file_mb > 0) set(RLIMIT_FSIZE, static_cast<rlim_t>(limit.file_mb) * mib);
   if (limit.processes > 0) set(RLIMIT_NPROC, static_cast<rlim_t>(limit.processes));
@@ -447,6 +481,7 @@ int limits_main(int argc, char** argv) {
     else if (a == "--cpu-seconds") limit.cpu_seconds = parse_long(argv[++at], 0);
     else if (a == "--file-mb") limit.file_mb = parse_long(argv[++at], 0);
     else if (a == "--processes") limit.processes = parse_long(argv[++at], 0);
+    else if (a == "--memory-kind") limit.data_only = std::string(argv[++at]) == "data";
   }
   if (at >= argc) {
     std::fprintf(stderr, "tilepuzzles __limits: no command after --\n");

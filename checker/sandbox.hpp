@@ -28,6 +28,11 @@ struct limits {
   long file_mb = 1024;                 // RLIMIT_FSIZE: the largest file a process may write
   long processes = 64;                 // RLIMIT_NPROC, or pids.max for root (process_group)
   long scratch_mb = 1024;              // the size of the private /tmp
+  // memory_mb bounds RLIMIT_DATA instead of RLIMIT_AS: for a process that runs kernels on the
+  // GPU, whose CUDA runtime reserves address space many times the machine's memory (the GPU's
+  // unified address space) and could not start under RLIMIT_AS. RLIMIT_DATA still counts every
+  // private writable mapping, so what a stub allocates on the host stays bounded.
+  bool data_only = false;
 };
 
 // Whether a sandbox can be made on this machine: nothing when it can, else why not (bubblewrap
@@ -39,6 +44,10 @@ struct view {
   std::vector<std::string> read_only;  // files or directories, at their own paths
   std::vector<std::string> writable;   // directories, at their own paths
   std::string chdir = "/tmp";          // where the command starts (created if missing)
+  // The GPU too: its device files (/dev/nvidia*), /sys read-only (the driver reads the PCI
+  // topology there) and the environment that picks or finds the GPU (CUDA_VISIBLE_DEVICES,
+  // LD_LIBRARY_PATH where the driver's library lives).
+  bool gpu = false;
 };
 
 // The bwrap command line that runs `command` in a sandbox with `what` in view.

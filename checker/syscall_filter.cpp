@@ -1,12 +1,14 @@
 #include "checker/syscall_filter.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -147,12 +149,20 @@ void report_into(stopped_call* record) {
   ::sigaction(SIGSYS, &action, nullptr);
 }
 
-std::string install_loading_stage() {
+std::string install_loading_stage(bool threads) {
 #if TILEPUZZLES_SECCOMP
   scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
   if (!ctx) return "could not make the system-call filter";
   bool ok = true;
-  for (const char* name : never) ok = add(ctx, SCMP_ACT_TRAP, name) && ok;
+  for (const char* name : never)
+    if (!threads || (std::strcmp(name, "clone") != 0 && std::strcmp(name, "clone3") != 0))
+      ok = add(ctx, SCMP_ACT_TRAP, name) && ok;
+  if (threads) {
+    const auto thread = static_cast<scmp_datum_t>(CLONE_THREAD);
+    ok = seccomp_rule_add(ctx, SCMP_ACT_TRAP, number_of("clone"), 1,
+                          SCMP_A0(SCMP_CMP_MASKED_EQ, thread, 0)) == 0 && ok;
+    ok = add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3") && ok;
+  }
   // Opening a file to write it, in any of the ways open and openat say so.
   for (const int flag : {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND}) {
     const auto f = static_cast<scmp_datum_t>(flag);

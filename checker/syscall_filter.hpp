@@ -8,6 +8,12 @@
 // processes, running programs, the network, signals to other processes and writing files; once
 // it is loaded and the kernel runs, only what computing needs: memory, the runner's own file
 // descriptors, clocks, exit.
+//
+// A run with the GPU (check --gpu) keeps the loading stage to its end, with threads allowed: the
+// CUDA runtime, started before the filter (gpu::initialize), talks to the driver with ioctl on
+// its device files and runs threads of its own, which the kernel stage forbids. What it adds to
+// the loading stage is `clone` with CLONE_THREAD (a thread of this process, never a process) and
+// `clone3` answered ENOSYS, so that glibc falls back to `clone`, whose flags a filter can read.
 #pragma once
 
 #include <string>
@@ -32,7 +38,7 @@ bool available();
 void report_into(stopped_call* record);
 
 // The stages; each returns an error message, or "" when installed.
-std::string install_loading_stage();
+std::string install_loading_stage(bool threads = false);
 std::string install_kernel_stage();
 
 // What a stopped call tried, for a report: "open /x/solutions/matmul.hpp for reading (openat)".

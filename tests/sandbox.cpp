@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -541,4 +542,38 @@ TEST_CASE("Where no sandbox can be made, check says so once and checks as before
     CHECK(status.exit_code == 0);
     CHECK_THAT(status.out, Catch::Contains("The sandbox works here"));
   }
+}
+
+TEST_CASE("A sandbox with the GPU shows the driver's files and bounds memory by data, not address "
+          "space",
+          "[sandbox]") {
+  auto has = [](const std::vector<std::string>& args, std::vector<std::string> run) {
+    return std::search(args.begin(), args.end(), run.begin(), run.end()) != args.end();
+  };
+  ::setenv("LD_LIBRARY_PATH", "/opt/driver-libs:relative/libs", 1);
+  tp::sandbox::view with_gpu;
+  with_gpu.gpu = true;
+  tp::sandbox::limits gpu_limits;
+  gpu_limits.data_only = true;
+  const auto gpu_args = tp::sandbox::command_line(with_gpu, gpu_limits, {"/bin/true"});
+  const auto plain_args = tp::sandbox::command_line({}, {}, {"/bin/true"});
+  ::unsetenv("LD_LIBRARY_PATH");
+  CHECK(has(gpu_args, {"--ro-bind-try", "/sys", "/sys"}));
+  CHECK(has(gpu_args, {"--ro-bind-try", "/opt/driver-libs", "/opt/driver-libs"}));
+  CHECK(has(gpu_args, {"--setenv", "LD_LIBRARY_PATH", "/opt/driver-libs:relative/libs"}));
+  CHECK_FALSE(has(gpu_args, {"--ro-bind-try", "relative/libs", "relative/libs"}));
+  CHECK(has(gpu_args, {"--memory-kind", "data"}));
+  // The twin: a sandbox without the GPU has none of it.
+  CHECK_FALSE(has(plain_args, {"--ro-bind-try", "/sys", "/sys"}));
+  CHECK_FALSE(has(plain_args, {"--memory-kind", "data"}));
+  for (const auto& a : plain_args) CHECK_THAT(a, !Catch::StartsWith("/dev/nvidia"));
+
+  // What __limits sets: RLIMIT_DATA alone for a GPU run, RLIMIT_AS otherwise.
+  const auto data = run_cli("__limits --memory-mb 300 --memory-kind data -- /bin/sh -c "
+                            "'ulimit -d; ulimit -v'");
+  CHECK(data.exit_code == 0);
+  CHECK(data.out == "307200\nunlimited\n");
+  const auto address = run_cli("__limits --memory-mb 300 -- /bin/sh -c 'ulimit -d; ulimit -v'");
+  CHECK(address.exit_code == 0);
+  CHECK(address.out == "unlimited\n307200\n");
 }
