@@ -179,6 +179,15 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
         expected += causal ? std::min(N, (m + 1) * B0) : N;
       CHECK(c.loads == Z * H * expected * D);
     }
+  } else if (spec.id == "rms-norm") {
+    const long long N0 = n[0], D = n[1], B0 = b[0];
+    const auto& x = counters_named(report, "x");
+    CHECK(x.loads == 2 * N0 * D);  // the sum of squares, then the normalized row
+    CHECK(x.max_element_reads == 2);
+    const auto& w = counters_named(report, "w");
+    CHECK(w.loads == ceil_div(N0, B0) * D);  // once per program, in the second pass
+    CHECK(w.max_program_element_reads == 1);
+    CHECK(counters_named(report, "y").stores == N0 * D);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
