@@ -188,6 +188,20 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(w.loads == ceil_div(N0, B0) * D);  // once per program, in the second pass
     CHECK(w.max_program_element_reads == 1);
     CHECK(counters_named(report, "y").stores == N0 * D);
+  } else if (spec.id == "layer-norm") {
+    const long long N0 = n[0], D = n[1], B0 = b[0];
+    const auto& x = counters_named(report, "x");
+    CHECK(x.loads == 2 * N0 * D);  // the mean and the variance together, then y
+    CHECK(x.max_element_reads == 2);
+    for (const char* name : {"w", "b"}) {
+      INFO("tensor " << name);
+      const auto& c = counters_named(report, name);
+      CHECK(c.loads == ceil_div(N0, B0) * D);  // once per program, in the second pass
+      CHECK(c.max_program_element_reads == 1);
+    }
+    CHECK(counters_named(report, "y").stores == N0 * D);
+    CHECK(counters_named(report, "mean").stores == N0);
+    CHECK(counters_named(report, "rstd").stores == N0);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
