@@ -10,9 +10,10 @@
 
 #include <source_location>
 
-#include "simulator/backend.hpp"
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
+#include "simulator/memory.hpp"
+#include "simulator/tile_storage.hpp"
 #include "simulator/trace.hpp"
 #include "tile/expr.hpp"
 

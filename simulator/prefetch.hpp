@@ -28,18 +28,17 @@
 #include "simulator/buffer.hpp"
 #include "simulator/context.hpp"
 #include "simulator/front_hooks.hpp"
+#include "simulator/gather.hpp"
 #include "tile/dtypes.hpp"
 #include "tile/range_leaves.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
-namespace detail {  // simulator/backend.hpp
+namespace detail {
+// Declared, not included: simulator/tile_storage.hpp's tl::layouts would clash with
+// cuda/layout.cuh's in tests/gpu_layouts.cpp, which holds blocked_register_bits to the GPU's.
 template <class S, class F>
 inline void for_each_pos(F&& f);
-template <class S>
-struct tile_access;
-template <class S, class PE, class MaskE>
-bool gather(const PE& pe, const MaskE& m, const sim::buffer& buf, tile_access<S>& access);
 }  // namespace detail
 }  // namespace TL_ABI
 }  // namespace tl
@@ -299,3 +298,28 @@ void replay_prefetch(const PE& pe, const MaskE& m, const buffer& buf,
 }
 
 }  // namespace tl::sim
+
+namespace tl {
+inline namespace TL_ABI {
+namespace backend {
+
+// A pipelined tl::range runs as the plain loop it reads as, replaying which of its loads the GPU
+// copies ahead to check those copies (replay_prefetch, above); a plain one keeps nothing.
+template <int Stages>
+struct pipeline {
+  sim::prefetch_sites sites;
+  template <class State>
+  void begin_iteration(State&) {
+    ++sites.iteration;
+    sites.site = 0;
+  }
+};
+template <>
+struct pipeline<1> {
+  template <class State>
+  void begin_iteration(State&) {}
+};
+
+}  // namespace backend
+}  // namespace TL_ABI
+}  // namespace tl

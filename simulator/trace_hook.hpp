@@ -7,6 +7,7 @@
 #include "simulator/context.hpp"
 #include "simulator/trace.hpp"
 #include "simulator/front_hooks.hpp"
+#include "simulator/tile_storage.hpp"
 #include "tile/expr.hpp"
 
 namespace tl {

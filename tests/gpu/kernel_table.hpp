@@ -24,8 +24,14 @@ struct test_kernel_table {
   std::map<std::string, launcher> tests;
 };
 
-template <int W>
+// The kernels built with W warps in part `Part` of the families (tests/gpu/kernels.inc).
+template <int W, int Part>
 void add_test_kernels(test_kernel_table& table);
+
+// The families of test kernels (kernels.inc): elementwise, layouts, mma, pipelined ranges,
+// descriptors, dot precision, the odd and the even puzzles. A build splits them into
+// TILEPUZZLES_KERNEL_PARTS units per warp count.
+inline constexpr int kernel_families = 8;
 
 // Every kernel of the backend under test.
 const test_kernel_table& kernels_under_test();

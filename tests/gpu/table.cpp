@@ -1,14 +1,23 @@
-// Every kernel of the GPU tests, from the units built for each warp count (TILEPUZZLES_WARP_COUNTS).
+// Every kernel of the GPU tests, from the units built for each warp count (TILEPUZZLES_WARP_COUNTS)
+// and each part of the kernels (TILEPUZZLES_KERNEL_PARTS).
+#include <utility>
+
 #include "tests/gpu/kernel_table.hpp"
 
 namespace tp::gpu_tests {
 
 namespace {
 
+template <int W, int... Parts>
+void add_every_part(test_kernel_table& t, std::integer_sequence<int, Parts...>) {
+  (add_test_kernels<W, Parts>(t), ...);
+}
+
 template <int... Warps>
 test_kernel_table table_of() {
+  static_assert(TILEPUZZLES_KERNEL_PARTS >= 1 && TILEPUZZLES_KERNEL_PARTS <= kernel_families);
   test_kernel_table t;
-  (add_test_kernels<Warps>(t), ...);
+  (add_every_part<Warps>(t, std::make_integer_sequence<int, TILEPUZZLES_KERNEL_PARTS>{}), ...);
   return t;
 }
 

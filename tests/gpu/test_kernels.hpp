@@ -35,9 +35,10 @@ struct stores_nothing<void(Params...), Warps> {
   TL_KERNEL void operator()(Params...) const {}
 };
 
-// Calls f.template operator()<Kernel>(name) for each test kernel.
+// Every elementwise operation, the semantics cases, the math functions, vector runs, reshapes,
+// transposes and 16-bit operations.
 template <class F>
-void for_each_test_kernel(F&& f) {
+void for_each_elementwise_kernel(F&& f) {
   f.template operator()<test_kernels::EveryOp<4, 8, 4>>("every_op<4, 8>, 4 warps");
   f.template operator()<test_kernels::EveryOp<1, 64, 1>>("every_op<1, 64>, 1 warp");
   f.template operator()<test_kernels::EveryOp<16, 32, 8>>("every_op<16, 32>, 8 warps");
@@ -45,19 +46,6 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::Semantics<64, 1>>("semantics, 1 warp");
   f.template operator()<test_kernels::MathFunctions<256, 4>>("math functions, 4 warps");
   f.template operator()<test_kernels::MathFunctions<256, 1>>("math functions, 1 warp");
-  f.template operator()<test_kernels::Layouts<4, 8, 4>>("layouts<4, 8>, 4 warps");
-  f.template operator()<test_kernels::Layouts<1, 128, 1>>("layouts<1, 128>, 1 warp");
-  f.template operator()<test_kernels::Layouts<16, 32, 4>>("layouts<16, 32>, 4 warps");
-  f.template operator()<test_kernels::Layouts<32, 16, 8>>("layouts<32, 16>, 8 warps");
-  f.template operator()<test_kernels::Layouts<64, 32, 8>>("layouts<64, 32>, 8 warps");
-  f.template operator()<test_kernels::Layouts<8, 256, 2>>("layouts<8, 256>, 2 warps");
-  f.template operator()<test_kernels::Dot<32, 64, 16, 4>>("dot<32, 64, 16>, 4 warps");
-  f.template operator()<test_kernels::Dot<64, 16, 32, 8>>("dot<64, 16, 32>, 8 warps");
-  f.template operator()<test_kernels::Dot<16, 32, 64, 1>>("dot<16, 32, 64>, 1 warp");
-  f.template operator()<test_kernels::Dot<128, 32, 16, 2>>("dot<128, 32, 16>, 2 warps");
-  f.template operator()<test_kernels::Dot<16, 16, 16, 32>>("dot<16, 16, 16>, 32 warps");
-  // 66 KiB of staged operands: past the 48 KiB of static shared memory, in the kernel's arena.
-  f.template operator()<test_kernels::Dot<128, 128, 64, 16>>("dot<128, 128, 64>, 16 warps");
   f.template operator()<test_kernels::VectorRuns<4, 32, 4>>("vector runs<4, 32>, 4 warps");
   f.template operator()<test_kernels::VectorRuns<8, 8, 1>>("vector runs<8, 8>, 1 warp");
   f.template operator()<test_kernels::VectorRuns<16, 4, 2>>("vector runs<16, 4>, 2 warps");
@@ -71,12 +59,40 @@ void for_each_test_kernel(F&& f) {
   f.template operator()<test_kernels::Transposes<float, 32, 32, 8>>("transposes float<32, 32>, 8 warps");
   f.template operator()<test_kernels::Transposes<tl::float16, 32, 64, 4>>("transposes float16<32, 64>, 4 warps");
   f.template operator()<test_kernels::Transposes<tl::bfloat16, 16, 16, 2>>("transposes bfloat16<16, 16>, 2 warps");
-  f.template operator()<test_kernels::HalfDot<tl::float16, 32, 64, 16, 4>>("half dot float16<32, 64, 16>, 4 warps");
-  f.template operator()<test_kernels::HalfDot<tl::bfloat16, 16, 32, 64, 2>>("half dot bfloat16<16, 32, 64>, 2 warps");
   f.template operator()<test_kernels::HalfOps<tl::float16, 256, 4>>("half float16<256>, 4 warps");
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 256, 4>>("half bfloat16<256>, 4 warps");
   f.template operator()<test_kernels::HalfOps<tl::float16, 64, 1>>("half float16<64>, 1 warp");
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 512, 8>>("half bfloat16<512>, 8 warps");
+}
+
+// Layout conversions.
+template <class F>
+void for_each_layout_kernel(F&& f) {
+  f.template operator()<test_kernels::Layouts<4, 8, 4>>("layouts<4, 8>, 4 warps");
+  f.template operator()<test_kernels::Layouts<1, 128, 1>>("layouts<1, 128>, 1 warp");
+  f.template operator()<test_kernels::Layouts<16, 32, 4>>("layouts<16, 32>, 4 warps");
+  f.template operator()<test_kernels::Layouts<32, 16, 8>>("layouts<32, 16>, 8 warps");
+  f.template operator()<test_kernels::Layouts<64, 32, 8>>("layouts<64, 32>, 8 warps");
+  f.template operator()<test_kernels::Layouts<8, 256, 2>>("layouts<8, 256>, 2 warps");
+}
+
+// `dot` on float and 16-bit tiles (mma.sync, and wgmma where a warpgroup holds the accumulator).
+template <class F>
+void for_each_mma_kernel(F&& f) {
+  f.template operator()<test_kernels::Dot<32, 64, 16, 4>>("dot<32, 64, 16>, 4 warps");
+  f.template operator()<test_kernels::Dot<64, 16, 32, 8>>("dot<64, 16, 32>, 8 warps");
+  f.template operator()<test_kernels::Dot<16, 32, 64, 1>>("dot<16, 32, 64>, 1 warp");
+  f.template operator()<test_kernels::Dot<128, 32, 16, 2>>("dot<128, 32, 16>, 2 warps");
+  f.template operator()<test_kernels::Dot<16, 16, 16, 32>>("dot<16, 16, 16>, 32 warps");
+  // 66 KiB of staged operands: past the 48 KiB of static shared memory, in the kernel's arena.
+  f.template operator()<test_kernels::Dot<128, 128, 64, 16>>("dot<128, 128, 64>, 16 warps");
+  f.template operator()<test_kernels::HalfDot<tl::float16, 32, 64, 16, 4>>("half dot float16<32, 64, 16>, 4 warps");
+  f.template operator()<test_kernels::HalfDot<tl::bfloat16, 16, 32, 64, 2>>("half dot bfloat16<16, 32, 64>, 2 warps");
+}
+
+// Pipelined ranges: their prefetched loads and staged operands.
+template <class F>
+void for_each_pipeline_kernel(F&& f) {
   // Stages and warps within a site's budget (max_stage_bytes): every prefetched load of the
   // kernel's seven kinds holds its stages.
   f.template operator()<test_kernels::Pipelined<2, 16, 2>>("pipelined range, 2 stages, 2 warps");
@@ -92,6 +108,11 @@ void for_each_test_kernel(F&& f) {
   // A warpgroup's accumulator: wgmma reads the slots (cuda/wgmma.cuh).
   f.template operator()<test_kernels::PipelinedHalfDot<tl::float16, 3, 64, 64, 32, 4>>(
       "pipelined half dot float16<64, 64, 32>, 3 stages, 4 warps");
+}
+
+// Tensor descriptors and their rings.
+template <class F>
+void for_each_descriptor_kernel(F&& f) {
   // Tensor descriptors: blocks over the edges, at negative coordinates, 1-D, 3-D, transposed;
   // rows of 80 and 48 bytes (the copy engine takes them, on sm_90a and in the emulation) and of
   // 90 (it does not: plain loads).
@@ -112,6 +133,16 @@ void for_each_test_kernel(F&& f) {
       "descriptor ring float16<32, 32, 16>, 4 stages, 1 warp");
   f.template operator()<test_kernels::DescriptorRing<tl::bfloat16, 3, 128, 64, 64, 8>>(
       "descriptor ring bfloat16<128, 64, 64>, 3 stages, 8 warps");
+}
+
+// Calls f.template operator()<Kernel>(name) for each test kernel.
+template <class F>
+void for_each_test_kernel(F&& f) {
+  for_each_elementwise_kernel(f);
+  for_each_layout_kernel(f);
+  for_each_mma_kernel(f);
+  for_each_pipeline_kernel(f);
+  for_each_descriptor_kernel(f);
 }
 
 // Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test
