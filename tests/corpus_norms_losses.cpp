@@ -1,7 +1,7 @@
-// The corpus (tests/corpus.hpp) for the first puzzles of volume 2: the norms (17 rms-norm, 18
-// layer-norm) and the losses (19 softmax-backward, 20 cross-entropy). Most of these wrong kernels
-// pass on inputs that are too kind; the puzzles' cases against them (rows of small values, rows
-// of zeros, rows far from zero, ignored targets) make them fail on every seed.
+// The corpus (tests/corpus.hpp) for the norms of volume 2 (17 rms-norm, 18 layer-norm); the losses
+// that follow them (19 softmax-backward, 20 cross-entropy) are in tests/corpus_losses.cpp. Most of
+// these wrong kernels pass on inputs that are too kind; the puzzles' cases against them (rows of
+// small values, rows of zeros, rows far from zero) make them fail on every seed.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -384,3 +384,4 @@ TP_WRONG_FIRST_CONFIGS(LayerNormStatisticsWithoutTheRowMask, layer_norm, 2, "out
 TP_TWIN(RmsNormDividingBackwards, rms_norm);
 TP_TWIN(LayerNormMergingSums, layer_norm);
 TP_CORPUS_TESTS("norms")
+
