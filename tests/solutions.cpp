@@ -202,6 +202,23 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(counters_named(report, "y").stores == N0 * D);
     CHECK(counters_named(report, "mean").stores == N0);
     CHECK(counters_named(report, "rstd").stores == N0);
+  } else if (spec.id == "softmax-backward") {
+    const long long N0 = n[0], T = n[1];
+    for (const char* name : {"y", "dy"}) {
+      INFO("tensor " << name);
+      const auto& c = counters_named(report, name);
+      CHECK(c.loads == N0 * T);  // one tile per row, read once
+      CHECK(c.max_element_reads == 1);
+    }
+    CHECK(counters_named(report, "dx").stores == N0 * T);
+  } else if (spec.id == "cross-entropy") {
+    const long long N0 = n[0], V = n[1];
+    const auto& logits = counters_named(report, "logits");
+    CHECK(logits.loads > N0 * V);          // one pass, and a target logit for the rows that count
+    CHECK(logits.loads <= N0 * V + N0);    // one gather per row at most
+    CHECK(logits.max_element_reads == 2);  // the last row's target logit, V - 1: gathered too
+    CHECK(counters_named(report, "target").loads == N0);
+    CHECK(counters_named(report, "loss").stores == N0);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
