@@ -40,7 +40,12 @@ case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uin
     rng random(mix_seed(seed, case_index, t));
     if (x.dtype == dtype::int32) {
       x.ints.assign(count, 0);
-      if (!ts.output && ts.fill_ints) ts.fill_ints(x.ints, random);
+      if (ts.output) {
+      } else if (ts.fill_ints_for_sizes) {
+        ts.fill_ints_for_sizes(x.ints, the_case.sizes, random);
+      } else if (ts.fill_ints) {
+        ts.fill_ints(x.ints, random);
+      }
     } else {
       x.values.assign(count, 0.0f);
       if (ts.output) {

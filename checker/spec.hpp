@@ -63,6 +63,10 @@ struct tensor_spec {
   // binding checks the same puzzle in float16 and bfloat16).
   std::optional<tp::dtype> dtype = std::nullopt;
   std::function<void(std::vector<std::int32_t>& values, rng& random)> fill_ints = nullptr;
+  // An int32 input whose values depend on the case's sizes (class indices below V, say); used
+  // instead of fill_ints where set.
+  std::function<void(std::vector<std::int32_t>& values, const std::vector<int>& sizes, rng& random)>
+      fill_ints_for_sizes = nullptr;
 
   tp::dtype dtype_for(const kernel_entry& kernel) const { return dtype.value_or(kernel.dtype); }
 };

@@ -179,6 +179,46 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
         expected += causal ? std::min(N, (m + 1) * B0) : N;
       CHECK(c.loads == Z * H * expected * D);
     }
+  } else if (spec.id == "rms-norm") {
+    const long long N0 = n[0], D = n[1], B0 = b[0];
+    const auto& x = counters_named(report, "x");
+    CHECK(x.loads == 2 * N0 * D);  // the sum of squares, then the normalized row
+    CHECK(x.max_element_reads == 2);
+    const auto& w = counters_named(report, "w");
+    CHECK(w.loads == ceil_div(N0, B0) * D);  // once per program, in the second pass
+    CHECK(w.max_program_element_reads == 1);
+    CHECK(counters_named(report, "y").stores == N0 * D);
+  } else if (spec.id == "layer-norm") {
+    const long long N0 = n[0], D = n[1], B0 = b[0];
+    const auto& x = counters_named(report, "x");
+    CHECK(x.loads == 2 * N0 * D);  // the mean and the variance together, then y
+    CHECK(x.max_element_reads == 2);
+    for (const char* name : {"w", "b"}) {
+      INFO("tensor " << name);
+      const auto& c = counters_named(report, name);
+      CHECK(c.loads == ceil_div(N0, B0) * D);  // once per program, in the second pass
+      CHECK(c.max_program_element_reads == 1);
+    }
+    CHECK(counters_named(report, "y").stores == N0 * D);
+    CHECK(counters_named(report, "mean").stores == N0);
+    CHECK(counters_named(report, "rstd").stores == N0);
+  } else if (spec.id == "softmax-backward") {
+    const long long N0 = n[0], T = n[1];
+    for (const char* name : {"y", "dy"}) {
+      INFO("tensor " << name);
+      const auto& c = counters_named(report, name);
+      CHECK(c.loads == N0 * T);  // one tile per row, read once
+      CHECK(c.max_element_reads == 1);
+    }
+    CHECK(counters_named(report, "dx").stores == N0 * T);
+  } else if (spec.id == "cross-entropy") {
+    const long long N0 = n[0], V = n[1];
+    const auto& logits = counters_named(report, "logits");
+    CHECK(logits.loads > N0 * V);          // one pass, and a target logit for the rows that count
+    CHECK(logits.loads <= N0 * V + N0);    // one gather per row at most
+    CHECK(logits.max_element_reads == 2);  // the last row's target logit, V - 1: gathered too
+    CHECK(counters_named(report, "target").loads == N0);
+    CHECK(counters_named(report, "loss").stores == N0);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.

@@ -305,6 +305,25 @@ budget each_program_reads_each_element_at_most(std::vector<std::string> names, i
   return b;
 }
 
+budget loads_in_all_at_most(std::string name, std::string bound_name,
+                            std::function<long long(const std::vector<int>& sizes)> bound,
+                            std::string why) {
+  budget b;
+  b.description = "all of " + name + " is loaded at most " + bound_name +
+                  " times over the whole launch (" + why + ")";
+  b.check = [name, bound_name, bound](const run_facts& f) -> std::optional<std::string> {
+    const auto& buf = f.buffer(name);
+    const long long allowed = bound(f.sizes);
+    if (buf.counters.loads <= allowed) return std::nullopt;
+    const std::string lines = lines_that_access(buf, false, false);
+    return name + " was loaded " + std::to_string(buf.counters.loads) + " times in all (at most " +
+           bound_name + " = " + std::to_string(allowed) + " allowed) for its " +
+           plural(buf.count(), "element", "elements") + "." +
+           (lines.empty() ? "" : " By line: " + lines + ".");
+  };
+  return b;
+}
+
 void describe_long_softmax(puzzle_spec& s, int passes) {
   s.summary = "z = softmax(x) along each row of x[N0, T]; B0 rows per program, B1 columns per step";
   s.size_names = {"N0", "T"};

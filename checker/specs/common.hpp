@@ -119,6 +119,11 @@ budget each_element_read_at_most(std::vector<std::string> names, std::string tim
                                  std::string why);
 // Every element of each named buffer is stored at most `times` times over the whole launch.
 budget each_element_written_at_most(std::vector<std::string> names, int times);
+// The loads of the named buffer, over the whole launch and on active lanes, number at most
+// `bound(sizes)`: `bound_name` says what it is ("N0 * V + N0") and `why` why.
+budget loads_in_all_at_most(std::string name, std::string bound_name,
+                            std::function<long long(const std::vector<int>& sizes)> bound,
+                            std::string why);
 // No program loads any one element of each named buffer more than `times` times.
 budget each_program_reads_each_element_at_most(std::vector<std::string> names, int times);
 
