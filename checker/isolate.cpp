@@ -915,8 +915,18 @@ std::variant<traced_run, tl::sim::diagnostic> run_traced_sandboxed(
 
 isolated_report check_isolated(const puzzle_spec& spec, const check_options& options,
                                double timeout_seconds, double program_seconds) {
-  if (options.modules.sandbox && options.which == impl::stub)
+  if (options.modules.sandbox && options.which == impl::stub) {
+    if (options.gpu && gpu_enabled(spec)) {
+      // The GPU only once the simulator passes, as without the sandbox: a stub that fails there
+      // costs no GPU module's compile (nvcc, in the sandbox, before the runner starts). A solved
+      // one is checked again with the GPU runs after the simulator's, in one runner.
+      check_options simulator_only = options;
+      simulator_only.gpu = false;
+      isolated_report first = check_sandboxed(spec, simulator_only, timeout_seconds, program_seconds);
+      if (first.status != status::solved) return first;
+    }
     return check_sandboxed(spec, options, timeout_seconds, program_seconds);
+  }
   void* shared = ::mmap(nullptr, sizeof(progress), PROT_READ | PROT_WRITE,
                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   int fds[2];
