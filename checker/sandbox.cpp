@@ -429,6 +429,10 @@ int compile_main(int argc, char** argv) {
     const bool next = i + 1 < command.size();
     if ((a == "-o" || a == "-MF") && next) v.writable.push_back(directory_of(absolute(command[i + 1], cwd)));
     else if (a == "-include" && next) v.read_only.push_back(directory_of(absolute(command[i + 1], cwd)));
+    // A library's headers outside /usr (Eigen unpacked under a prefix of one's own): system
+    // directories only, never a plain -I, which names the project's root, solutions/ and all.
+    else if (a == "-isystem" && next) v.read_only.push_back(absolute(command[i + 1], cwd));
+    else if (a.size() > 8 && a.compare(0, 8, "-isystem") == 0) v.read_only.push_back(absolute(a.substr(8), cwd));
     else if (a.size() > 1 && a[0] == '@') v.read_only.push_back(absolute(a.substr(1), cwd));
     else if (a.size() > 2 && a.compare(0, 2, "-o") == 0 && a[2] != '-')
       v.writable.push_back(directory_of(absolute(a.substr(2), cwd)));
