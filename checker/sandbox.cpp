@@ -421,14 +421,24 @@ int compile_main(int argc, char** argv) {
   view v;
   v.chdir = cwd;
   if (!kernel.empty()) v.read_only.push_back(directory_of(absolute(kernel, cwd)));
-  // The command itself, where it is not one of the system's programs (the GPU module's probe).
-  if (!command[0].empty() && command[0].front() == '/' && !under(command[0], "/usr"))
-    v.read_only.push_back(command[0]);
+  // The command itself, where it is not one of the system's programs (the GPU module's probe, a
+  // compiler installed under a prefix of its own, with the rest of its toolchain: PREFIX/bin/g++
+  // runs PREFIX/libexec's and reads PREFIX/lib's files); nvcc's host compiler likewise.
+  auto add_program = [&](const std::string& program) {
+    if (program.empty() || program.front() != '/' || under(program, "/usr")) return;
+    const std::string dir = directory_of(program);
+    const bool in_bin = dir.size() > 4 && dir.compare(dir.size() - 4, 4, "/bin") == 0;
+    v.read_only.push_back(in_bin ? directory_of(dir) : program);
+  };
+  add_program(command[0]);
   for (std::size_t i = 1; i < command.size(); ++i) {
     const std::string& a = command[i];
     const bool next = i + 1 < command.size();
     if ((a == "-o" || a == "-MF") && next) v.writable.push_back(directory_of(absolute(command[i + 1], cwd)));
     else if (a == "-include" && next) v.read_only.push_back(directory_of(absolute(command[i + 1], cwd)));
+    else if ((a == "-ccbin" || a == "--compiler-bindir") && next) add_program(command[i + 1]);
+    else if (a.rfind("-ccbin=", 0) == 0) add_program(a.substr(7));
+    else if (a.rfind("--compiler-bindir=", 0) == 0) add_program(a.substr(18));
     // A library's headers outside /usr (Eigen unpacked under a prefix of one's own): system
     // directories only, never a plain -I, which names the project's root, solutions/ and all.
     else if (a == "-isystem" && next) v.read_only.push_back(absolute(command[i + 1], cwd));

@@ -577,3 +577,19 @@ TEST_CASE("A sandbox with the GPU shows the driver's files and bounds memory by 
   CHECK(address.exit_code == 0);
   CHECK(address.out == "unlimited\n307200\n");
 }
+
+TEST_CASE("A compile's sandbox shows a compiler's own prefix, and nothing beside it", "[sandbox]") {
+  // PREFIX/bin/cc runs PREFIX/libexec/real, as GCC's driver runs cc1 (a g++ under /opt/gcc, say).
+  const std::string prefix = copy_dir("toolchain");
+  ::mkdir((prefix + "/bin").c_str(), 0777);
+  ::mkdir((prefix + "/libexec").c_str(), 0777);
+  const std::string beside = copy_dir("beside-the-toolchain");
+  write_text(beside + "/secret.txt", "not for the compile\n");
+  write_text(prefix + "/libexec/real", "#!/bin/sh\necho compiled\ncat " + beside + "/secret.txt\n");
+  write_text(prefix + "/bin/cc", "#!/bin/sh\nexec \"$(dirname \"$0\")/../libexec/real\"\n");
+  ::chmod((prefix + "/libexec/real").c_str(), 0755);
+  ::chmod((prefix + "/bin/cc").c_str(), 0755);
+  const auto r = run_cli("__sandbox-compile -- " + prefix + "/bin/cc");
+  CHECK_THAT(r.out, Catch::StartsWith("compiled\n"));
+  CHECK_THAT(r.out + r.err, !Catch::Contains("not for the compile"));
+}
