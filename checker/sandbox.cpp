@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 #include <string>
 
 #ifndef TILEPUZZLES_BINARY_DIR
@@ -443,7 +444,22 @@ int compile_main(int argc, char** argv) {
     // directories only, never a plain -I, which names the project's root, solutions/ and all.
     else if (a == "-isystem" && next) v.read_only.push_back(absolute(command[i + 1], cwd));
     else if (a.size() > 8 && a.compare(0, 8, "-isystem") == 0) v.read_only.push_back(absolute(a.substr(8), cwd));
-    else if (a.size() > 1 && a[0] == '@') v.read_only.push_back(absolute(a.substr(1), cwd));
+    else if (a.size() > 1 && a[0] == '@') {
+      // A response file (the GPU module's warps probe: cmake/compile-logged.sh), one argument a
+      // line with its other characters escaped: its -isystem directories are shown as well.
+      const std::string file = absolute(a.substr(1), cwd);
+      v.read_only.push_back(file);
+      std::istringstream lines(read_file(file));
+      std::string previous;
+      for (std::string line; std::getline(lines, line); previous = line) {
+        std::string unescaped;
+        for (std::size_t c = 0; c < line.size(); ++c)
+          unescaped += line[c] == '\\' && c + 1 < line.size() ? line[++c] : line[c];
+        line = unescaped;
+        if (previous == "-isystem") v.read_only.push_back(absolute(line, cwd));
+        else if (line.rfind("-isystem=", 0) == 0) v.read_only.push_back(absolute(line.substr(9), cwd));
+      }
+    }
     else if (a.size() > 2 && a.compare(0, 2, "-o") == 0 && a[2] != '-')
       v.writable.push_back(directory_of(absolute(a.substr(2), cwd)));
   }

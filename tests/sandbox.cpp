@@ -578,18 +578,25 @@ TEST_CASE("A sandbox with the GPU shows the driver's files and bounds memory by 
   CHECK(address.out == "unlimited\n307200\n");
 }
 
-TEST_CASE("A compile's sandbox shows a compiler's own prefix, and nothing beside it", "[sandbox]") {
+TEST_CASE("A compile's sandbox shows a compiler's own prefix and its response file's -isystem "
+          "directories, and nothing beside them",
+          "[sandbox]") {
   // PREFIX/bin/cc runs PREFIX/libexec/real, as GCC's driver runs cc1 (a g++ under /opt/gcc, say).
   const std::string prefix = copy_dir("toolchain");
   ::mkdir((prefix + "/bin").c_str(), 0777);
   ::mkdir((prefix + "/libexec").c_str(), 0777);
   const std::string beside = copy_dir("beside-the-toolchain");
   write_text(beside + "/secret.txt", "not for the compile\n");
-  write_text(prefix + "/libexec/real", "#!/bin/sh\necho compiled\ncat " + beside + "/secret.txt\n");
+  // A library's headers named by -isystem in a response file, as the GPU module's warps probe's.
+  const std::string library = copy_dir("library-headers");
+  write_text(library + "/library.h", "library header\n");
+  write_text(work_dir() + "/probe.rsp", "-DX=1\n-isystem\n" + library + "\n");
+  write_text(prefix + "/libexec/real", "#!/bin/sh\necho compiled\ncat " + library +
+                                           "/library.h\ncat " + beside + "/secret.txt\n");
   write_text(prefix + "/bin/cc", "#!/bin/sh\nexec \"$(dirname \"$0\")/../libexec/real\"\n");
   ::chmod((prefix + "/libexec/real").c_str(), 0755);
   ::chmod((prefix + "/bin/cc").c_str(), 0755);
-  const auto r = run_cli("__sandbox-compile -- " + prefix + "/bin/cc");
-  CHECK_THAT(r.out, Catch::StartsWith("compiled\n"));
+  const auto r = run_cli("__sandbox-compile -- " + prefix + "/bin/cc @" + work_dir() + "/probe.rsp");
+  CHECK_THAT(r.out, Catch::StartsWith("compiled\nlibrary header\n"));
   CHECK_THAT(r.out + r.err, !Catch::Contains("not for the compile"));
 }

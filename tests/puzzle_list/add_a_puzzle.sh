@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Adding a puzzle is its stub, its solution, its spec, its page, its hints and one line of
 # checker/puzzle_list.def (docs/ARCHITECTURE.md, "How to add a puzzle"). This test proves it on a
-# copy of the project: it adds puzzle 17, `negate` (z = -x), with exactly those six changes, builds
+# copy of the project: it adds the next puzzle (N + 1 of the list's N), `negate` (z = -x), with exactly those six changes, builds
 # the checker (no CUDA, no tests: what the puzzle needs), and checks that the new puzzle is listed,
 # that its solution is solved, that its stub is reported as not solved, that `show` prints its
 # page, that `hint` prints its hint, and that scripts/update-puzzle-docs.sh gives it its rows.
@@ -13,6 +13,8 @@ rm -rf "$tree"
 mkdir -p "$tree"
 tar -C "$source_dir" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$tree" -xf -
 cd "$tree"
+# The number it takes: the one after the list's last (its files are written with 17, then renumbered).
+n=$(( $(grep -c '^TP_PUZZLE(' checker/puzzle_list.def) + 1 ))
 
 cat > puzzles/negate.hpp <<'EOF'
 // Puzzle 17, negate: z = -x. Check it with `./build/tilepuzzles check 17`; the statement is in
@@ -118,32 +120,34 @@ Puzzle 3 did the same with two inputs.
 </details>
 EOF
 
-echo 'TP_PUZZLE(17, negate, "negate", "Negate", simulator, 1, "the list of puzzles, grown by one line")' \
+sed -i "s/\b17\b/$n/g" checker/specs/negate.hpp docs/hints/negate.md docs/puzzles/negate.md puzzles/negate.hpp solutions/negate.hpp
+
+echo "TP_PUZZLE($n, negate, \"negate\", \"Negate\", simulator, 1, \"the list of puzzles, grown by one line\")" \
   >> checker/puzzle_list.def
 
 fail() { echo "add_a_puzzle: $*" >&2; exit 1; }
 "$cmake" -S . -B build -G "$generator" -DTILEPUZZLES_CUDA=OFF -DTILEPUZZLES_TESTS=OFF \
   -DCMAKE_BUILD_TYPE=None > configure.log 2>&1 || { cat configure.log; fail "configure failed"; }
 "$cmake" --build build --target tilepuzzles -j2 > build.log 2>&1 ||
-  { tail -30 build.log; fail "the checker did not build with puzzle 17"; }
+  { tail -30 build.log; fail "the checker did not build with puzzle $n"; }
 
 list=$(./build/tilepuzzles list)
-grep -qE '^ *17 +negate +Negate ' <<< "$list" || { echo "$list"; fail "list does not show puzzle 17"; }
+grep -qE "^ *$n +negate +Negate " <<< "$list" || { echo "$list"; fail "list does not show puzzle $n"; }
 out=$(./build/tilepuzzles check negate --impl solution 2>&1) ||
-  { echo "$out"; fail "the solution of puzzle 17 is not solved"; }
-grep -q "1 of 1 puzzle solved" <<< "$out" || { echo "$out"; fail "no summary for puzzle 17"; }
-if out=$(./build/tilepuzzles check 17 2>&1); then
-  echo "$out"; fail "the stub of puzzle 17 passed"
+  { echo "$out"; fail "the solution of puzzle $n is not solved"; }
+grep -q "1 of 1 puzzle solved" <<< "$out" || { echo "$out"; fail "no summary for puzzle $n"; }
+if out=$(./build/tilepuzzles check $n 2>&1); then
+  echo "$out"; fail "the stub of puzzle $n passed"
 fi
-grep -qE '17 +negate +not solved' <<< "$out" || { echo "$out"; fail "the stub is not reported as not solved"; }
-page=$(./build/tilepuzzles show 17 --no-run)
+grep -qE "$n +negate +not solved" <<< "$out" || { echo "$out"; fail "the stub is not reported as not solved"; }
+page=$(./build/tilepuzzles show $n --no-run)
 grep -q "Negate a vector" <<< "$page" || { echo "$page"; fail "show does not print the page"; }
-hint=$(./build/tilepuzzles hint 17)
+hint=$(./build/tilepuzzles hint $n)
 grep -q "Puzzle 3 did the same" <<< "$hint" || { echo "$hint"; fail "hint does not print the hint"; }
 if bash scripts/update-puzzle-docs.sh --check > /dev/null 2>&1; then
-  fail "the docs' tables did not notice puzzle 17"
+  fail "the docs' tables did not notice puzzle $n"
 fi
 bash scripts/update-puzzle-docs.sh > /dev/null
-grep -q '| 17 | \[`negate`\](docs/puzzles/negate.md) |' README.md || fail "README.md has no row for puzzle 17"
+grep -qF "| $n | [\`negate\`](docs/puzzles/negate.md) |" README.md || fail "README.md has no row for puzzle $n"
 bash scripts/update-puzzle-docs.sh --check || fail "the docs are not up to date after the script"
-echo "puzzle 17 added with six files and one line: listed, its solution solved, its stub not"
+echo "puzzle $n added with six files and one line: listed, its solution solved, its stub not"
