@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/configure.sh
+# nproc is GNU coreutils', which macOS does not have.
+cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
 
 # Builds the checker with its output in build/checker-build.log, and shows which step it is at
 # and about how long is left, on one line where it can. How long is left weighs each step by its
@@ -14,7 +16,7 @@ build_checker() {
   local log=build/checker-build.log plan=build/checker-build.plan
   # The steps this build will run (Ninja's dry run); with another generator, no estimate.
   bash scripts/build-plan.sh build tilepuzzles > "$plan"
-  cmake --build build -j"$(nproc)" --target tilepuzzles > "$log" 2>&1 &
+  cmake --build build -j"$cores" --target tilepuzzles > "$log" 2>&1 &
   local pid=$! start=$SECONDS shown=0
   while kill -0 "$pid" 2>/dev/null; do
     sleep 2
@@ -27,7 +29,7 @@ build_checker() {
     what=$(sed -E 's/^\[[0-9]+\/[0-9]+\] //; s/^Building [A-Z]+ object //; s/^Linking [A-Z]+ [a-z ]+ //; s#([^ ]*/)?CMakeFiles/[^/]*\.dir/##; s/\.o$//' <<< "$step")
     elapsed=$((SECONDS - start))
     line="  step $done_steps of $total, $((elapsed / 60))m$(printf %02d $((elapsed % 60)))s so far"
-    left=$(awk -v elapsed="$elapsed" -v jobs="$(nproc)" -f scripts/build-eta.awk scripts/build-costs.txt "$plan" "$log" 2>/dev/null || true)
+    left=$(awk -v elapsed="$elapsed" -v jobs="$cores" -f scripts/build-eta.awk scripts/build-costs.txt "$plan" "$log" 2>/dev/null || true)
     if [ -n "$left" ] && [ "$done_steps" -lt "$total" ]; then
       if [ "$left" -lt 60 ]; then line+=", under a minute left"
       else line+=", about $(((left + 59) / 60)) min left"; fi

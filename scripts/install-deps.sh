@@ -1,8 +1,38 @@
 #!/usr/bin/env bash
-# Installs what tilepuzzles needs from Debian's packages, if it is missing. Safe to run again.
+# Installs what tilepuzzles needs, if it is missing. Safe to run again.
+# - Debian, Ubuntu (and everything but macOS): Debian's packages, through apt-get.
+# - macOS: Homebrew's formulae, through brew. The sandbox (bubblewrap) is Linux-only, so on a Mac
+#   `check` runs the stubs without it, and says so (docs/instructors.md, "The sandbox").
 # With --test (scripts/test.sh) it also tries to install Chromium, for the HTML report's browser
 # test; without it that test is skipped, so a Chromium that cannot be installed is only a warning.
 set -euo pipefail
+
+if [ "$(uname -s)" = Darwin ]; then
+  # cmake and ninja build; eigen, catch2 and cli11 are the libraries the Debian packages below
+  # bring. Homebrew's catch2 is Catch2 3, which tests/CMakeLists.txt takes through a header that
+  # gives it Catch2 2's names. The compiler is Xcode's (xcode-select --install).
+  formulae=(cmake ninja eigen catch2 cli11)
+  if ! command -v brew >/dev/null; then
+    echo "tilepuzzles: on macOS the dependencies come from Homebrew, which is not installed" \
+         "(https://brew.sh); then run this again, or: brew install ${formulae[*]}" >&2
+    exit 1
+  fi
+  missing=()
+  for f in "${formulae[@]}"; do
+    brew list --versions "$f" >/dev/null 2>&1 || missing+=("$f")
+  done
+  if [ ${#missing[@]} -ne 0 ]; then
+    echo "tilepuzzles: installing ${missing[*]} with Homebrew"
+    brew install "${missing[@]}"
+  fi
+  echo "tilepuzzles: on macOS there is no sandbox (bubblewrap needs Linux): check runs the stubs" \
+       "without one, and grade needs --no-sandbox (docs/instructors.md)" >&2
+  if [ "${1:-}" = "--test" ]; then
+    echo "tilepuzzles: Chromium is not installed on macOS; the HTML report's browser test will be skipped" >&2
+  fi
+  exit 0
+fi
+
 # bubblewrap and libseccomp-dev: the sandbox a stub is compiled and run in (checker/sandbox.hpp).
 packages=(cmake g++ make ninja-build libeigen3-dev catch2 libcli11-dev bubblewrap libseccomp-dev)
 optional=()

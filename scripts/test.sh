@@ -4,5 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --test
 bash scripts/configure.sh
-cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+# nproc is GNU coreutils', which macOS does not have.
+cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
+cmake --build build -j"$cores"
+ctest --test-dir build --output-on-failure -j"$cores"

@@ -1,6 +1,12 @@
 // RowAxpy in the simulator, from Catch2: the kernel against a plain C++ loop in every program
 // order, and two planted bugs, each caught with the diagnostic that names it.
-#include <catch2/catch.hpp>  // main() comes from Catch2::Catch2WithMain, compiled once by Debian
+// main() comes from Catch2::Catch2WithMain, in Catch2 2.13 (Debian bookworm's) and Catch2 3
+// (Homebrew's), whose headers differ.
+#if __has_include(<catch2/catch_all.hpp>)
+#include <catch2/catch_all.hpp>
+#else
+#include <catch2/catch.hpp>
+#endif
 
 #include <vector>
 
