@@ -25,7 +25,8 @@ seconds() {  # seconds one command takes, wall clock
 echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $runs rounds each, median seconds"
 printf '%-4s %-24s %12s %12s\n' "#" "stub" "edit+check" "check only"
 number=0
-for stem in $(./build/tilepuzzles list | awk '/puzzles\// { n = split($NF, p, "/"); sub(/\.hpp$/, "", p[n]); print p[n] }'); do
+# One row a puzzle: the lines that begin with its number (not the summary's "Next: ... edit ...").
+for stem in $(./build/tilepuzzles list | awk '/^ *[0-9]+ / && $NF ~ /\.hpp$/ { n = split($NF, p, "/"); sub(/\.hpp$/, "", p[n]); print p[n] }'); do
   number=$((number + 1))
   edit=() again=()
   for _ in $(seq "$runs"); do
