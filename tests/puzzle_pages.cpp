@@ -318,7 +318,7 @@ TEST_CASE("The examples of README.md, docs/tl.md and examples/ are none of the p
   // So are the kernels of the example project that uses tl as a library.
   for (const char* kernel_file : {"examples/row_axpy/row_axpy.hpp",
                                   "examples/row_axpy/row_axpy_test.cpp",
-                                  "examples/torch_row_axpy/planted_bug.hpp"}) {
+                                  "examples/row_axpy/planted_bug.hpp"}) {
     const auto example = normalized_code(read_project_file(kernel_file));
     for (const auto& [file, solution] : solutions) {
       INFO(kernel_file << " against " << file);

@@ -10,32 +10,11 @@
 
 #include <vector>
 
+#include "planted_bug.hpp"  // RowAxpyMaskingColumnsOnly, the twin with its mask slip
 #include "row_axpy.hpp"
 #include "simulator/simulate.hpp"
 
 namespace {
-
-// RowAxpy with the classic slip of a 2-D kernel: its mask covers the columns' edge only, so the
-// last program's rows past R load outside x. One line differs from RowAxpy.
-template <int BR, int BC>
-struct RowAxpyMaskingColumnsOnly {
-  static constexpr int num_warps = 4;
-
-  TL_KERNEL void operator()(tl::ptr<const float> alpha, tl::ptr<const float> x,
-                            tl::ptr<const float> y, tl::ptr<float> z, int R, int C) const {
-    auto rows = tl::program_id(0) * BR + tl::arange<BR>();
-    auto rows_inside = rows < R;
-    auto scale = tl::load(alpha + rows, rows_inside);
-    for (int c0 = 0; c0 < C; c0 += BC) {
-      auto cols = c0 + tl::arange<BC>();
-      auto inside = (cols < C).row();  // the bug: rows_inside.col() & left out
-      auto offsets = rows.col() * C + cols.row();
-      auto x_tile = tl::load(x + offsets, inside);
-      auto y_tile = tl::load(y + offsets, inside);
-      tl::store(z + offsets, scale.col() * x_tile + y_tile, inside);
-    }
-  }
-};
 
 // Made-up data that is not uniform, so that a misplaced element shows.
 std::vector<float> values(int count, float step) {
@@ -100,7 +79,7 @@ TEST_CASE("A RowAxpy that masks the columns only is caught loading outside x") {
   CHECK(run.error->buffer == "x");
   // The last program, rows 32 to 39 of 37: its rows 37, 38 and 39 are outside.
   CHECK(run.error->program == std::array<int, 3>{4, 0, 0});
-  CHECK(run.error->source.find("row_axpy_test.cpp") != std::string::npos);
+  CHECK(run.error->source.find("planted_bug.hpp") != std::string::npos);
   CHECK(run.report().find("outside the buffer") != std::string::npos);
 }
 

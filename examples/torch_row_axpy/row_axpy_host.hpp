@@ -10,7 +10,7 @@
 namespace row_axpy {
 
 // The kernels the simulator can run: RowAxpy (examples/row_axpy/row_axpy.hpp), and a twin with a
-// planted bug (planted_bug.hpp) that only the simulator ever runs.
+// planted bug (examples/row_axpy/planted_bug.hpp) that only the simulator ever runs.
 enum class kernel { row_axpy, masking_columns_only };
 
 // What tl::simulate found, flattened for Python.

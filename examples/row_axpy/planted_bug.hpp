@@ -1,7 +1,8 @@
 // RowAxpy with a planted bug, for the simulator to catch: its mask covers the columns' edge only,
 // so the last program's rows past R load outside x. One line differs from RowAxpy
-// (examples/row_axpy/row_axpy.hpp). It is never launched on the GPU, where the same loads would
-// read whatever lies past x, silently.
+// (row_axpy.hpp). The simulator tests catch it (row_axpy_test.cpp here, and
+// examples/torch_row_axpy); it is never launched on the GPU, where the same loads would read
+// whatever lies past x, silently.
 #pragma once
 
 #include "tile/tl.hpp"
