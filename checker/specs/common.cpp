@@ -157,6 +157,29 @@ std::vector<test_case> outer_block_large_cases() {
                      "with a ragged last one.")};
 }
 
+std::vector<test_case> row_block_cases(std::string long_rows_about) {
+  return {
+      // Catch a ragged last block taken as full: a mean or sum over B1 columns, or over the
+      // columns the loop walked, cdiv(D, B1) * B1, instead of D.
+      {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
+      {{5, 34}, "A tail of 2 past a multiple of 32."},
+      {{6, 131}, "A tail of 3 past a multiple of 32 and of 64."},
+      // Catches a row mask left out (of a load, a per-row store, a gather), or a per-column
+      // tensor indexed by the row.
+      {{13, 200}, "13 rows: the last program of B0 = 4 has one real row."},
+      // Catch a loop that stops after one block, and state reset inside the loop.
+      {{2, 1000}, "Long rows of 1000, 16 to 32 blocks each."},
+      {{3, 4099},
+       "Rows of 4099 = 2^12 + 3: past loop bounds a kernel might hard-code (1024, 4096), with a "
+       "ragged last block for every B1."},
+      // Catches a loop bound or an array hard-coded up to 65536.
+      large_case({2, 131075}, std::move(long_rows_about)),
+      // Catches a grid or a row bound hard-coded up to 4096.
+      large_case({4099, 5},
+                 "The large tier: 4099 = 2^12 + 3 rows, a ragged last block of rows for B0 = 4."),
+  };
+}
+
 std::array<int, 3> outer_block_grid(const std::vector<int>& n, const std::vector<int>& b) {
   return {cdiv(n[0], b[0]), cdiv(n[1], b[1]), 1};
 }

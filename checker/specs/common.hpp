@@ -105,6 +105,14 @@ std::vector<test_case> outer_block_cases_with_negative_inputs(std::string about)
 // The large tier of the puzzles with a 2-D grid over x[N0] and y[N1]: each axis past 2^16 in
 // its turn, with the other short.
 std::vector<test_case> outer_block_large_cases();
+// The shapes of the puzzles over the rows of x[N0, D], B0 rows a program walking each row in
+// blocks of B1 columns (rms-norm, layer-norm, cross-entropy): ragged last blocks, a last program
+// with one real row, long rows, rows past 2^12, then the large tier's rows past 2^17 (described
+// as `long_rows_about` says, where a puzzle says more) and 4099 rows.
+std::vector<test_case> row_block_cases(
+    std::string long_rows_about = "The large tier: rows of 131075 = 2^17 + 3, past every loop "
+                                  "bound or array a kernel might hard-code below them (8192, "
+                                  "16384, 65536).");
 // The tensors of the outer puzzles: x[N0] (spread 1), y[N1] (spread y_spread), output z[N1, N0].
 std::vector<tensor_spec> outer_tensors(double y_spread);
 // z[j, i] = x[i] + y[j] (tensors 0, 1 and 2).

@@ -66,25 +66,8 @@ void describe(puzzle_spec& s) {
        {{"x", values_around(0.0, 1e-3)}}},
       // Catches eps left out: (x - mean) * rsqrt(0) is 0 * inf.
       {{3, 33}, "Every element of x is 0.", {{"x", integers_between(0, 0, 1)}}},
-      // Catches a ragged last block merged as if it were full (its mean over B1 columns).
-      {{3, 65}, "A tail of 1 past a multiple of 32 and of 64; N0 = 3 for B0 = 4."},
-      {{5, 34}, "A tail of 2 past a multiple of 32."},
-      {{6, 131}, "A tail of 3 past a multiple of 32 and of 64."},
-      // Catches a row mask left out of the stores of mean and rstd.
-      {{13, 200}, "13 rows: the last program of B0 = 4 has one real row."},
-      // Catches a loop that stops after one block and statistics reset inside the loop.
-      {{2, 1000}, "Long rows of 1000, 16 to 32 blocks each."},
-      {{3, 4099},
-       "Rows of 4099 = 2^12 + 3: past loop bounds a kernel might hard-code (1024, 4096), with a "
-       "ragged last block for every B1."},
-      // Catches a loop bound or an array hard-coded up to 65536.
-      large_case({2, 131075},
-                 "The large tier: rows of 131075 = 2^17 + 3, past every loop bound or array a "
-                 "kernel might hard-code below them (8192, 16384, 65536)."),
-      // Catches a grid or a row bound hard-coded up to 4096.
-      large_case({4099, 5},
-                 "The large tier: 4099 = 2^12 + 3 rows, a ragged last block of rows for B0 = 4."),
   };
+  for (test_case& c : row_block_cases()) s.cases.push_back(std::move(c));
   s.blocked_sizes = {{0, 0}, {1, 1}};
   s.tensors = {{"x", false, sizes_at({0, 1}), signed_fill(1.0)},
                {"w", false, sizes_at({1}), signed_fill(1.0)},
