@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -428,6 +429,18 @@ bool has_python_member_access(const std::string& code) {
   return false;
 }
 
+// The file an #include could not find: g++ says "PATH: No such file or directory", clang
+// "'PATH' file not found".
+std::optional<std::string> missing_include(const std::string& message) {
+  if (const std::size_t end = message.find(": No such file or directory");
+      end != std::string::npos)
+    return message.substr(0, end);
+  if (const std::size_t end = message.find("' file not found");
+      end != std::string::npos && !message.empty() && message[0] == '\'')
+    return message.substr(1, end - 1);
+  return std::nullopt;
+}
+
 std::string hint_for(const error_event& e, const std::string& message, const std::string& code) {
   // The message with what the compiler said around it: its notes and the functions it was in.
   std::string all = message + "\n";
@@ -435,7 +448,7 @@ std::string hint_for(const error_event& e, const std::string& message, const std
   for (const auto& f : e.frames) all += f.what + "\n";
   // An include of a file outside what the sandbox shows a stub's compile (the grader's files, a
   // system file): it is not there, whatever the path says.
-  if (contains(message, "No such file or directory") &&
+  if (missing_include(message) &&
       (contains(code, "#include \"/") || contains(code, "#include </") || contains(code, "..")))
     return "a stub's compile sees only the project's headers (tile/tl.hpp), the standard library "
            "and the stub's own directory: include nothing else.";
@@ -569,9 +582,9 @@ compile_report summarize_compile_log(const std::string& log, const compile_log_c
     for (const location& inc : e.includes)
       if (inc.file.rfind(solutions_prefix, 0) == 0) solution_file = shown(inc.file);
     // In the sandbox solutions/ is not there at all: the include fails as a missing file.
-    if (const std::size_t missing = e.message.find(": No such file or directory");
-        missing != std::string::npos && is_learner(e.where.file)) {
-      const std::string path = e.message.substr(0, missing);
+    if (const std::optional<std::string> missing = missing_include(e.message);
+        missing && is_learner(e.where.file)) {
+      const std::string& path = *missing;
       if (path.rfind("solutions/", 0) == 0) solution_file = path;
       else if (path.rfind(solutions_prefix, 0) == 0) solution_file = shown(path);
     }

@@ -253,9 +253,11 @@ freshness check_freshness(const module_paths& p) {
   // A simulator module reads the headers of tl, the simulator and the launcher through the main
   // build's precompiled header, which its depfile does not list: a module older than it was built
   // before those headers last changed.
-  const std::string pch =
-      main_build() + "/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx.gch";
-  if (!p.file.ends_with(".gpu.so") && stat_file(pch).exists) files.push_back(pch);
+  for (const char* suffix : {".gch", ".pch"}) {  // g++'s, clang's
+    const std::string pch =
+        main_build() + "/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx" + suffix;
+    if (!p.file.ends_with(".gpu.so") && stat_file(pch).exists) files.push_back(pch);
+  }
   for (const std::string& f : files) {
     const file_time t = stat_file(f);
     const std::string shown = f == p.kernel_file ? p.shown_kernel_file : shown_path(f);
@@ -385,6 +387,9 @@ std::optional<std::string> configure_side_build(const build_tree& t) {
                                    TILEPUZZLES_GENERATOR,
                                    "-DCMAKE_BUILD_TYPE=" TILEPUZZLES_BUILD_TYPE,
                                    "-DCMAKE_CXX_COMPILER=" TILEPUZZLES_CXX_COMPILER,
+                                   // -stdlib=libc++, say: a module must be built as the
+                                   // main build's precompiled header and runtime were.
+                                   "-DCMAKE_CXX_FLAGS=" TILEPUZZLES_CXX_FLAGS,
                                    "-DTILEPUZZLES_MODULES_ONLY=ON",
                                    "-DTILEPUZZLES_RUNTIME=" TILEPUZZLES_RUNTIME,
                                    "-DTILEPUZZLES_PUZZLES_DIR=" + t.puzzles_dir,

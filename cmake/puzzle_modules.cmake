@@ -44,7 +44,11 @@ get_filename_component(tilepuzzles_puzzles_dir "${TILEPUZZLES_PUZZLES_DIR}" ABSO
 # do: its vectorizer's "very cheap" cost model leaves these loops scalar. The floating-point
 # results are the same bits at any level: no fast-math, no FMA contraction (-ffp-contract=off),
 # and the vectorizer never reassociates a float sum without -ffast-math.
-set(tilepuzzles_module_optimization -O1 -fstrict-aliasing -ftree-vectorize -finline-small-functions)
+set(tilepuzzles_module_optimization -O1 -fstrict-aliasing -ftree-vectorize)
+# GCC's pass; clang has no such flag (its -O1 inlines small functions already).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  list(APPEND tilepuzzles_module_optimization -finline-small-functions)
+endif()
 set(tilepuzzles_module_flags ${tilepuzzles_module_optimization} -fvisibility=hidden)
 
 # The headers every simulator module compiles, precompiled once: the tile language, the simulator
@@ -56,14 +60,20 @@ if(TILEPUZZLES_MODULES_ONLY)
   get_filename_component(tilepuzzles_main_build "${TILEPUZZLES_RUNTIME}" DIRECTORY)
   set(tilepuzzles_main_pch
       ${tilepuzzles_main_build}/CMakeFiles/tilepuzzles_module_pch.dir/cmake_pch.hxx)
-  if(NOT EXISTS ${tilepuzzles_main_pch}.gch)
-    message(FATAL_ERROR "${tilepuzzles_main_pch}.gch is missing: build the main build's "
-                        "tilepuzzles_module_pch first")
+  # g++ finds cmake_pch.hxx.gch beside the header it is told to include, clang cmake_pch.hxx.pch.
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(tilepuzzles_pch_suffix .pch)
+  else()
+    set(tilepuzzles_pch_suffix .gch)
+  endif()
+  if(NOT EXISTS ${tilepuzzles_main_pch}${tilepuzzles_pch_suffix})
+    message(FATAL_ERROR "${tilepuzzles_main_pch}${tilepuzzles_pch_suffix} is missing: build the "
+                        "main build's tilepuzzles_module_pch first")
   endif()
   # The compiler's depfile lists none of the headers read through it: a module is rebuilt when
   # the main build's precompiled header is, that is, when one of them changed.
   set_source_files_properties(${PROJECT_SOURCE_DIR}/checker/sim_module.cpp PROPERTIES
-                              OBJECT_DEPENDS ${tilepuzzles_main_pch}.gch)
+                              OBJECT_DEPENDS ${tilepuzzles_main_pch}${tilepuzzles_pch_suffix})
 else()
   add_library(tilepuzzles_module_pch MODULE ${PROJECT_SOURCE_DIR}/checker/module_pch.cpp)
   target_link_libraries(tilepuzzles_module_pch PRIVATE tilepuzzles_simulator)

@@ -50,8 +50,10 @@ struct diagnostic {
   std::string cause;
 };
 
-// Thrown by a tile operation that found an error; the grid runner adds the program id.
-struct kernel_error : std::exception {
+// Thrown by a tile operation that found an error; the grid runner adds the program id. Visible
+// from every shared object: it is thrown in the simulator's library and caught in a puzzle's
+// module (built with hidden visibility), and libc++ matches a handler by the type_info's address.
+struct [[gnu::visibility("default")]] kernel_error : std::exception {
   diagnostic diag;
   explicit kernel_error(diagnostic d) : diag(std::move(d)) {}
   const char* what() const noexcept override { return diag.message.c_str(); }

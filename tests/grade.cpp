@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <ctime>
 #include <map>
@@ -280,13 +281,16 @@ TEST_CASE("Gradescope's run_autograder grades one submission into results.json",
   const std::string class_dir = generated_class("grade-class", 30);
   const std::string root = work_dir() + "/gradescope";
   ::mkdir(root.c_str(), 0777);
-  // Gradescope's layout: the autograder's source (this repository), the submission (a student
-  // whose vector-add forgets its mask), the results.
-  for (const auto& [link, target] : {std::pair<std::string, std::string>{root + "/source", TILEPUZZLES_SOURCE_DIR},
-                                     {root + "/submission", class_dir + "/student-04"}}) {
-    std::remove(link.c_str());
-    REQUIRE(::symlink(target.c_str(), link.c_str()) == 0);
-  }
+  // Gradescope's layout: the autograder's source (this repository), the submission (a copy of a
+  // student whose vector-add forgets its mask), the results. A copy, not a link: the class's own
+  // test checks that student at the same time, and a directory's modules are built in one build
+  // tree per path (configured with this run's source link), which the two would share.
+  const std::string source = root + "/source";
+  std::remove(source.c_str());
+  REQUIRE(::symlink(TILEPUZZLES_SOURCE_DIR, source.c_str()) == 0);
+  const std::string submission = root + "/submission";
+  std::filesystem::remove_all(submission);
+  std::filesystem::copy(class_dir + "/student-04", submission);
   std::remove((root + "/results/results.json").c_str());
   ::setenv("AUTOGRADER_ROOT", root.c_str(), 1);
   ::setenv("TILEPUZZLES", TILEPUZZLES_BINARY, 1);
