@@ -37,6 +37,11 @@ fi
 packages=(cmake g++ make ninja-build libeigen3-dev catch2 libcli11-dev bubblewrap libseccomp-dev)
 optional=()
 if [ "${1:-}" = "--test" ]; then optional=(chromium); fi
+# --clang (scripts/test-clang.sh): clang and LLVM's libc++, the toolchain a Mac builds with.
+if [ "${1:-}" = "--clang" ]; then
+  packages+=("clang-${TILEPUZZLES_CLANG_VERSION:-16}" "libc++-${TILEPUZZLES_CLANG_VERSION:-16}-dev"
+             "libc++abi-${TILEPUZZLES_CLANG_VERSION:-16}-dev")
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

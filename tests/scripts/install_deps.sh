@@ -58,6 +58,13 @@ case $route in
     [ "$(calls apt-get | grep ' install ')" = \
       "apt-get install -y -qq libeigen3-dev catch2 libcli11-dev libseccomp-dev" ] ||
       fail "apt-get was asked for other packages than the missing ones"
+    # --clang (scripts/test-clang.sh): clang and libc++ besides, of the version asked for.
+    : > "$log"
+    export INSTALLED="cmake g++ make ninja-build libeigen3-dev catch2 libcli11-dev bubblewrap libseccomp-dev"
+    TILEPUZZLES_CLANG_VERSION=17 run --clang
+    [ "$(calls apt-get | grep ' install ')" = \
+      "apt-get install -y -qq clang-17 libc++-17-dev libc++abi-17-dev" ] ||
+      fail "--clang did not ask apt-get for clang-17, libc++-17-dev and libc++abi-17-dev"
     ;;
   *) echo "usage: $0 SOURCE_DIR brew|apt" >&2; exit 2 ;;
 esac
