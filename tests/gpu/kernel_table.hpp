@@ -29,9 +29,9 @@ template <int W, int Part>
 void add_test_kernels(test_kernel_table& table);
 
 // The families of test kernels (kernels.inc): elementwise, layouts, mma, pipelined ranges,
-// descriptors, dot precision, the odd and the even puzzles. A build splits them into
-// TILEPUZZLES_KERNEL_PARTS units per warp count.
-inline constexpr int kernel_families = 8;
+// descriptors, dot precision, the odd and the even puzzles, descriptor rings. A build splits them
+// into TILEPUZZLES_KERNEL_PARTS units per warp count.
+inline constexpr int kernel_families = 9;
 
 // Every kernel of the backend under test.
 const test_kernel_table& kernels_under_test();

@@ -122,6 +122,12 @@ void for_each_descriptor_kernel(F&& f) {
       "descriptors float16 [6, 24], blocks [1, 16], 1 warp");
   f.template operator()<test_kernels::Descriptors<tl::bfloat16, 20, 45, 8, 32, 8>>(
       "descriptors bfloat16 [20, 45], blocks [8, 32], 8 warps");
+}
+
+// Calls f.template operator()<Kernel>(name) for each ring test kernel: a family of its own, for it
+// is the heaviest nvcc compile of the GPU tests.
+template <class F>
+void for_each_descriptor_ring_kernel(F&& f) {
   // Descriptor loads in pipelined ranges: rings the copy engine fills (cuda/ring.cuh), read in
   // place by wgmma (4 and 8 warps) and by mma.sync (1 warp); 2 slots (the product waited for
   // before a refill), 3 and 4 (the last product in flight).
@@ -143,6 +149,7 @@ void for_each_test_kernel(F&& f) {
   for_each_mma_kernel(f);
   for_each_pipeline_kernel(f);
   for_each_descriptor_kernel(f);
+  for_each_descriptor_ring_kernel(f);
 }
 
 // Calls f.template operator()<Kernel>(name) for each matmul kernel of the dot parity test
