@@ -36,4 +36,9 @@ inline constexpr int kernel_families = 9;
 // Every kernel of the backend under test.
 const test_kernel_table& kernels_under_test();
 
+// Whether this executable has the kernels of `warps` warps: a GPU build may be configured for
+// fewer counts than all (TILEPUZZLES_GPU_TEST_WARPS in tests/CMakeLists.txt).
+bool built_with_warps(int warps);
+
+
 }  // namespace tp::gpu_tests

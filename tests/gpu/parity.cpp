@@ -26,7 +26,7 @@
 #include "checker/check.hpp"
 #include "checker/registry.hpp"
 #include "checker/sim_launch.hpp"
-#include "tests/gpu/kernel_table.hpp"
+#include "tests/gpu/only_where_built.hpp"
 #include "tests/gpu/test_kernels.hpp"
 #include "tests/kernels/math_expected.hpp"
 #include "tests/kernels/semantics_expected.hpp"
@@ -301,7 +301,8 @@ TEST_CASE("the puzzles built for the GPU are every puzzle CMakeLists.txt marks G
 TEST_CASE("kernels that use every tl operation and every layout conversion give the simulator's "
           "results",
           "[gpu][layouts]") {
-  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     if (std::string(name).rfind("semantics", 0) == 0) return;
     if constexpr (requires { typename Kernel::element; }) return;  // bit for bit, below
     if constexpr (requires { Kernel::functions; }) return;         // bit for bit, below
@@ -309,13 +310,14 @@ TEST_CASE("kernels that use every tl operation and every layout conversion give 
     for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
     CHECK(wrong.empty());
-  });
+  }));
 }
 
 TEST_CASE("NaN, signed zeros, exp, exp2, division and wrapped integers follow docs/tl.md",
           "[gpu][semantics]") {
   const auto in = sem::make_inputs();
-  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     if (std::string(name).rfind("semantics", 0) != 0) return;
     auto setup = setup_for<Kernel>(name);
     tp::launch_request request;
@@ -329,13 +331,14 @@ TEST_CASE("NaN, signed zeros, exp, exp2, division and wrapped integers follow do
     for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
     CHECK(wrong.empty());
-  });
+  }));
 }
 
 TEST_CASE("tl's math functions give the simulator's bits and follow docs/tl.md", "[gpu][math]") {
   const auto in = test_kernels::math::make_inputs();
   int kernels = 0;
-  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     if constexpr (requires { Kernel::functions; }) {
       ++kernels;
       test_setup sim, gpu;
@@ -355,7 +358,7 @@ TEST_CASE("tl's math functions give the simulator's bits and follow docs/tl.md",
       for (const auto& w : wrong) UNSCOPED_INFO(w);
       CHECK(wrong.empty());
     }
-  });
+  }));
   CHECK(kernels == 2);
 }
 
@@ -363,7 +366,8 @@ TEST_CASE("float16 and bfloat16 tiles: loads, stores, casts, arithmetic and NaN 
           "simulator's bits",
           "[gpu][half]") {
   int kernels = 0;
-  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     if constexpr (requires { typename Kernel::element; }) {
       ++kernels;
       test_setup sim, gpu;
@@ -396,7 +400,7 @@ TEST_CASE("float16 and bfloat16 tiles: loads, stores, casts, arithmetic and NaN 
       for (const auto& w : wrong) UNSCOPED_INFO(w);
       CHECK(wrong.empty());
     }
-  });
+  }));
   CHECK(kernels >= 4);
 }
 
@@ -404,7 +408,8 @@ TEST_CASE("loads in a pipelined tl::range give the bits of the same loads in a p
           "2, 3 and 4 stages",
           "[gpu][pipeline]") {
   int kernels = 0;
-  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     if constexpr (requires { Kernel::pipelined_half; }) {
       ++kernels;
       auto setup = setup_for<Kernel>(name);
@@ -427,7 +432,7 @@ TEST_CASE("loads in a pipelined tl::range give the bits of the same loads in a p
       for (const auto& w : wrong) UNSCOPED_INFO(w);
       CHECK(wrong.empty());
     }
-  });
+  }));
   CHECK(kernels >= 4);
 }
 
@@ -435,7 +440,8 @@ TEST_CASE("blocks moved through tensor descriptors give the simulator's bits: ze
           "shape, nothing written past it",
           "[gpu][descriptor]") {
   int kernels = 0;
-  tp::gpu_tests::for_each_test_kernel([&]<class Kernel>(const char* name) {
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     if (std::string(name).rfind("descriptors", 0) != 0) return;
     ++kernels;
     test_setup sim, gpu;
@@ -455,6 +461,6 @@ TEST_CASE("blocks moved through tensor descriptors give the simulator's bits: ze
       }
     for (const auto& w : wrong) UNSCOPED_INFO(w);
     CHECK(wrong.empty());
-  });
+  }));
   CHECK(kernels == 3);
 }

@@ -1,5 +1,6 @@
 // Every kernel of the GPU tests, from the units built for each warp count (TILEPUZZLES_WARP_COUNTS)
 // and each part of the kernels (TILEPUZZLES_KERNEL_PARTS).
+#include <algorithm>
 #include <utility>
 
 #include "tests/gpu/kernel_table.hpp"
@@ -27,6 +28,11 @@ const test_kernel_table& kernels_under_test() {
   // The warp counts this executable's kernel units were built for (tests/CMakeLists.txt).
   static const test_kernel_table table = table_of<TILEPUZZLES_WARP_COUNTS>();
   return table;
+}
+
+bool built_with_warps(int warps) {
+  constexpr int counts[] = {TILEPUZZLES_WARP_COUNTS};
+  return std::find(std::begin(counts), std::end(counts), warps) != std::end(counts);
 }
 
 }  // namespace tp::gpu_tests
