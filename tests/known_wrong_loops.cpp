@@ -17,10 +17,17 @@
 #include "checker/specs/long_sum.hpp"
 #include "checker/specs/matmul.hpp"
 #include "checker/specs/softmax_fused.hpp"
+#include "tests/kernels/flawed.hpp"
+#include "tests/kernels/rows.hpp"
 
 using namespace as_puzzle;
 
 namespace wrong {
+
+using flawed::attention;
+using flawed::matmul;
+using rows::load_block;
+using rows::store_softmax;
 
 // ---- long-sum: z[i] = sum_j x[i, j] ----
 
@@ -74,11 +81,8 @@ struct LongSumSkippingTheTail {
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
     tl::tile<float, B0> row_sum = 0.0f;
-    for (int j = 0; j + B1 <= T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      row_sum = row_sum + tl::sum<1>(tl::load(x + rows.col() * T + cols.row(),
-                                              (rows < N0).col() & (cols < T).row(), 0.0f));
-    }
+    for (int j = 0; j + B1 <= T; j += B1)  // j + B1 <= T: the partial block is never loaded
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
     tl::store(z + rows, row_sum, rows < N0);
   }
 };
@@ -88,13 +92,10 @@ template <int B0, int B1>
 struct LongSumWithoutProgramId {
   static constexpr int num_warps = 4;
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
-    auto rows = tl::arange<B0>();
+    auto rows = tl::arange<B0>();  // no program_id(0) * B0: the first B0 rows in every program
     tl::tile<float, B0> row_sum = 0.0f;
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      row_sum = row_sum + tl::sum<1>(tl::load(x + rows.col() * T + cols.row(),
-                                              (rows < N0).col() & (cols < T).row(), 0.0f));
-    }
+    for (int j = 0; j < T; j += B1)
+      row_sum = row_sum + tl::sum<1>(load_block<B1>(x, rows, j, N0, T, 0.0f));
     tl::store(z + rows, row_sum, rows < N0);
   }
 };
@@ -187,17 +188,12 @@ struct Softmax3LoopNormalizingEachBlock {
   static constexpr int num_warps = 4;
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
-    auto row_mask = rows < N0;
     tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
+    for (int j = 0; j < T; j += B1)
+      row_max = tl::maximum(row_max, tl::max<1>(load_block<B1>(x, rows, j, N0, T, -INFINITY)));
     for (int j = 0; j < T; j += B1) {
       auto cols = j + tl::arange<B1>();
-      auto mask = row_mask.col() & (cols < T).row();
-      row_max = tl::maximum(row_max, tl::max<1>(tl::load(x + rows.col() * T + cols.row(), mask,
-                                                         -INFINITY)));
-    }
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = row_mask.col() & (cols < T).row();
+      auto mask = (rows < N0).col() & (cols < T).row();
       auto e = tl::exp(tl::load(x + rows.col() * T + cols.row(), mask, -INFINITY) -
                        row_max.col());
       tl::store(z + rows.col() * T + cols.row(), e / tl::sum<1>(e).col(), mask);
@@ -211,55 +207,19 @@ struct Softmax2LoopWithoutRescaling {
   static constexpr int num_warps = 4;
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int N0, int T) const {
     auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
-    auto row_mask = rows < N0;
     tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
     tl::tile<float, B0> row_sum = 0.0f;
     for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = row_mask.col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask, -INFINITY);
+      auto block = load_block<B1>(x, rows, j, N0, T, -INFINITY);
       row_max = tl::maximum(row_max, tl::max<1>(block));
-      row_sum = row_sum + tl::sum<1>(tl::exp(block - row_max.col()));
+      row_sum = row_sum + tl::sum<1>(tl::exp(block - row_max.col()));  // not rescaled
     }
-    for (int j = 0; j < T; j += B1) {
-      auto cols = j + tl::arange<B1>();
-      auto mask = row_mask.col() & (cols < T).row();
-      auto block = tl::load(x + rows.col() * T + cols.row(), mask);
-      tl::store(z + rows.col() * T + cols.row(), tl::exp(block - row_max.col()) / row_sum.col(),
-                mask);
-    }
+    store_softmax<B1>(x, z, rows, N0, T, T, row_max, row_sum);
   }
 };
 
 // ---- flash-attention-simple ----
 
-template <int B0, int B1, bool MaskScores, bool MaskQueries>
-void attention(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> v,
-               tl::ptr<float> z, int N0, int T) {
-  auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
-  auto row_mask = rows < N0;
-  tl::tile<float, B0> queries = 0.0f;
-  if constexpr (MaskQueries) queries = tl::load(q + rows, row_mask, 0.0f);
-  else queries = tl::load(q + rows);
-  tl::tile<float, B0> row_max = tl::full<B0>(-INFINITY);
-  tl::tile<float, B0> row_sum = 0.0f;
-  tl::tile<float, B0> out = 0.0f;
-  for (int j = 0; j < T; j += B1) {
-    auto cols = j + tl::arange<B1>();
-    auto col_mask = cols < T;
-    auto keys = tl::load(k + cols, col_mask, 0.0f);
-    auto values = tl::load(v + cols, col_mask, 0.0f);
-    tl::tile<float, B0, B1> scores = queries.col() * keys.row();
-    if constexpr (MaskScores) scores = tl::where(col_mask.row(), scores, -INFINITY);
-    auto new_max = tl::maximum(row_max, tl::max<1>(scores));
-    auto weights = tl::exp(scores - new_max.col());
-    auto rescale = tl::exp(row_max - new_max);
-    row_sum = row_sum * rescale + tl::sum<1>(weights);
-    out = out * rescale + tl::sum<1>(weights * values.row());
-    row_max = new_max;
-  }
-  tl::store(z + rows, out / row_sum, row_mask);
-}
 
 // Keys past T load as 0 and get the score 0: they join the softmax's sum.
 template <int B0, int B1>
@@ -293,30 +253,6 @@ struct FlashAttentionThroughTheHelper {
 
 // ---- matmul ----
 
-template <int B0, int B1, int B_MID, bool Other, bool BatchOffsetOfZ>
-void matmul(tl::ptr<const float> x, tl::ptr<const float> y, tl::ptr<float> z, int N0, int N1,
-            int N2, int MID) {
-  auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
-  auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
-  int batch = tl::program_id(2);
-  auto x_batch = x + batch * N0 * MID;
-  auto y_batch = y + batch * MID * N1;
-  tl::tile<float, B0, B1> acc = 0.0f;
-  for (int k = 0; k < MID; k += B_MID) {
-    auto ks = k + tl::arange<B_MID>();
-    auto a_mask = (rows < N0).col() & (ks < MID).row();
-    auto b_mask = (ks < MID).col() & (cols < N1).row();
-    if constexpr (Other) {
-      acc = tl::dot(tl::load(x_batch + rows.col() * MID + ks.row(), a_mask, 0.0f),
-                    tl::load(y_batch + ks.col() * N1 + cols.row(), b_mask, 0.0f), acc);
-    } else {
-      acc = tl::dot(tl::load(x_batch + rows.col() * MID + ks.row(), a_mask),
-                    tl::load(y_batch + ks.col() * N1 + cols.row(), b_mask), acc);
-    }
-  }
-  auto z_batch = BatchOffsetOfZ ? z + batch * N0 * N1 : z;
-  tl::store(z_batch + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
-}
 
 // Loads the operands' masked-off lanes as poison: dot sums them into every lane.
 template <int B0, int B1, int B_MID>
