@@ -66,12 +66,17 @@ grep -qiE '<(link|img)[^>]* (href|src)="(https?:)?//|<script[^>]* src=' "$page" 
 dom=$(render "$page")
 grep -q 'data-ready="1"' <<<"$dom" || fail "the page's script did not run to its end"
 z=$(svg_of "$dom" puzzle-3 z)
-y=$(svg_of "$dom" puzzle-3 y)
 expect_count "wrong cells of z (z[96..99] never written)" 4 "$(count 'class="cell wrong"' "$z")"
 expect_count "cells of z stored by program 2" 32 "$(count 'data-program="2"' "$z")"
-expect_count "cells of y loaded by program 3 before the error" 4 "$(count 'data-program="3"' "$y")"
-grep -q 'Out of bounds: program (3, 0, 0) loads 28 lanes outside y' <<<"$dom" ||
+# Which load of `x + y` runs first is the compiler's choice (g++ loads y first, clang x): the one
+# reported out of bounds is the one whose first 4 lanes program 3 loaded before the error.
+first=$(grep -o 'Out of bounds: program (3, 0, 0) loads 28 lanes outside [xy]' <<<"$dom" | tail -c 2 || true)
+if [ -z "$first" ]; then
   fail "the lanes out of bounds are not reported"
+else
+  loaded=$(svg_of "$dom" puzzle-3 "$first")
+  expect_count "cells of $first loaded by program 3 before the error" 4 "$(count 'data-program="3"' "$loaded")"
+fi
 grep -q '<pre class="diagnostic">out-of-bounds: program (3, 0, 0)' <<<"$dom" ||
   fail "the diagnostic is not shown"
 grep -q '<mark class="source-line">[ 0-9]*    auto sum = tl::load(x + offsets)' <<<"$dom" ||

@@ -4,7 +4,9 @@
 # Kept cheap for CI: the example's GPU program is left out (ROW_AXPY_GPU=OFF; the example's .cu
 # is compiled by GPU_EXAMPLE=ON, a test of its own) and its test built at -O1.
 #   cmake -DBINARY_DIR=... -DSOURCE_DIR=... -DWORK=... -DGENERATOR=... [-DGPU_EXAMPLE=ON]
-#         -P round_trip.cmake
+#         [-DCXX_COMPILER=... -DCXX_FLAGS=...] -P round_trip.cmake
+# CXX_COMPILER and CXX_FLAGS are the installed build's: a library built with clang and libc++ is
+# used from a project built the same way.
 foreach(variable BINARY_DIR SOURCE_DIR WORK GENERATOR)
   if(NOT DEFINED ${variable})
     message(FATAL_ERROR "round_trip.cmake needs -D${variable}=...")
@@ -44,10 +46,15 @@ else()
   set(target row_axpy_test)
   set(gpu OFF)
 endif()
+set(same_compiler)
+if(CXX_COMPILER)
+  set(same_compiler -DCMAKE_CXX_COMPILER=${CXX_COMPILER} "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
+endif()
 # The prefix alone: the example must not find this build tree's headers by accident.
 step("configure examples/row_axpy against it" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/row_axpy
      -B ${example} -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release
-     -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DROW_AXPY_GPU=${gpu})
+     -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DROW_AXPY_GPU=${gpu}
+     ${same_compiler})
 if(GPU_EXAMPLE AND NOT step_output MATCHES "Check for working CUDA compiler")
   message(FATAL_ERROR "the example did not enable CUDA:\n${step_output}")
 endif()
