@@ -219,6 +219,36 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(logits.max_element_reads == 2);  // the last row's target logit, V - 1: gathered too
     CHECK(counters_named(report, "target").loads == N0);
     CHECK(counters_named(report, "loss").stores == N0);
+  } else if (spec.id == "rope") {
+    const long long N0 = n[0], D = n[1];
+    CHECK(counters_named(report, "x").loads == N0 * D);  // both halves, once
+    for (const char* name : {"cos", "sin"}) {
+      INFO("tensor " << name);
+      CHECK(counters_named(report, name).loads == N0 * (D / 2));
+    }
+    CHECK(counters_named(report, "y").stores == N0 * D);
+  } else if (spec.id == "swiglu") {
+    const long long N0 = n[0], D = n[1];
+    const auto& x = counters_named(report, "x");
+    CHECK(x.loads == N0 * 2 * D);  // the gate and the value, once each
+    CHECK(x.max_element_reads == 1);
+    CHECK(counters_named(report, "y").stores == N0 * D);
+  } else if (spec.id == "embedding") {
+    const long long N0 = n[0], D = n[2];
+    CHECK(counters_named(report, "ids").loads == N0);
+    CHECK(counters_named(report, "table").loads == N0 * D);  // one row per id, ids repeat
+    CHECK(counters_named(report, "out").stores == N0 * D);
+  } else if (spec.id == "layer-norm-backward") {
+    const long long N0 = n[0], D = n[1], G = n[2];
+    for (const char* name : {"x", "dy"}) {
+      INFO("tensor " << name);
+      CHECK(counters_named(report, name).loads == N0 * D);
+      CHECK(counters_named(report, name).max_element_reads == 1);
+    }
+    CHECK(counters_named(report, "w").loads == G * D);  // once per program, an empty slab's too
+    CHECK(counters_named(report, "dx").stores == N0 * D);
+    CHECK(counters_named(report, "partial_dw").stores == G * D);
+    CHECK(counters_named(report, "partial_db").stores == G * D);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
