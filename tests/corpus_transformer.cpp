@@ -279,7 +279,7 @@ struct LayerNormBackwardWithoutTheMeanTerm {
 };
 
 // The slab's rows masked by N0 alone: a step that reaches past the slab's end takes the next
-// program's first rows into this program's partials too.
+// program's first rows too, and writes their dx as that program does.
 template <int B0, int B1>
 struct LayerNormBackwardSlabBoundedByN0 {
   static constexpr int num_warps = 4;
@@ -476,8 +476,8 @@ TP_WRONG_FIRST_CONFIGS(EmbeddingIdsWithoutTheRowMask, embedding, 2, "out-of-boun
                        "loads from ids outside");
 TP_WRONG(EmbeddingIdsReloadedEveryBlock, embedding, "efficiency-budget", "");
 TP_WRONG(LayerNormBackwardWithoutTheMeanTerm, layer_norm_backward, "wrong-result", "");
-TP_WRONG_FIRST_CONFIGS(LayerNormBackwardSlabBoundedByN0, layer_norm_backward, 2, "wrong-result",
-                       "");
+TP_WRONG_FIRST_CONFIGS(LayerNormBackwardSlabBoundedByN0, layer_norm_backward, 2,
+                       "race-write-write", "stores to dx elements another program");
 TP_WRONG(LayerNormBackwardSlabsRoundedDown, layer_norm_backward, "unwritten-output", "");
 TP_WRONG(LayerNormBackwardEmptySlabStoresNothing, layer_norm_backward, "unwritten-output", "");
 TP_TWIN(RopeWithFma, rope);
