@@ -19,12 +19,14 @@ struct Embedding {
     auto row_mask = rows < N0;
     // A row past N0 has no id: its lane is off here and in every gather below.
     auto token = tl::load(ids + rows, row_mask);
+    // Where each row comes from (the table's row its id names) and where it goes: [B0, 1].
+    auto source = table + token.col() * D;
+    auto target = out + rows.col() * D;
 
     for (int j = 0; j < D; j += B1) {
       auto cols = j + tl::arange<B1>();
       auto mask = row_mask.col() & (cols < D).row();
-      auto features = tl::load(table + token.col() * D + cols.row(), mask);
-      tl::store(out + rows.col() * D + cols.row(), features, mask);
+      tl::store(target + cols.row(), tl::load(source + cols.row(), mask), mask);
     }
   }
 };

@@ -24,9 +24,9 @@ struct Rope {
     // the second, all under one mask.
     for (int i = 0; i < half; i += B1) {
       auto pairs = i + tl::arange<B1>();
-      auto mask = row_mask.col() & (pairs < half).row();
       auto first = rows.col() * D + pairs.row();
       auto table = rows.col() * half + pairs.row();
+      auto mask = row_mask.col() & (pairs < half).row();
 
       auto x1 = tl::load(x + first, mask);
       auto x2 = tl::load(x + first + half, mask);
