@@ -58,6 +58,7 @@ case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uin
     }
     data.tensors.push_back(std::move(x));
   }
+  if (spec.derive_inputs) spec.derive_inputs(the_case.sizes, data.tensors);
   if (!with_reference) return data;
   data.expected = data.tensors;
   spec.reference(the_case.sizes, data.expected);

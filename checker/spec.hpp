@@ -142,6 +142,11 @@ struct puzzle_spec {
   std::vector<std::vector<int>> size_bounds;
   std::string size_bounds_rule;
   std::vector<tensor_spec> tensors;      // the kernel's pointer parameters, in order
+  // Sets the inputs that a forward pass derives from other inputs (a layer norm's saved mean and
+  // rstd of each row of x), after every input is filled and before the reference runs: a backward
+  // pass is checked on the statistics its forward pass would have saved, not on unrelated ones.
+  // Unset for most puzzles.
+  std::function<void(const std::vector<int>& sizes, std::vector<tensor>& tensors)> derive_inputs;
   std::function<std::array<int, 3>(const std::vector<int>& sizes, const std::vector<int>& blocks)>
       grid;
   // Computes every output tensor's expected values (in double, rounded to float) from the inputs.
