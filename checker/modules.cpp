@@ -385,6 +385,7 @@ std::optional<std::string> configure_side_build(const build_tree& t) {
                                    TILEPUZZLES_GENERATOR,
                                    "-DCMAKE_BUILD_TYPE=" TILEPUZZLES_BUILD_TYPE,
                                    "-DCMAKE_CXX_COMPILER=" TILEPUZZLES_CXX_COMPILER,
+                                   "-DTILEPUZZLES_STUB_MODULE_UNITS=" TILEPUZZLES_STUB_MODULE_UNITS,
                                    "-DTILEPUZZLES_MODULES_ONLY=ON",
                                    "-DTILEPUZZLES_RUNTIME=" TILEPUZZLES_RUNTIME,
                                    "-DTILEPUZZLES_PUZZLES_DIR=" + t.puzzles_dir,
