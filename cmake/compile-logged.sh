@@ -25,13 +25,14 @@
 #
 #   sh compile-logged.sh PREFIX KERNEL_FILE --shards N COMPILER ARGS...
 # does the same for a simulator module (checker/sim_module.cpp) as up to N units compiled at once,
-# at most one per core: unit s (-DTILEPUZZLES_MODULE_SHARD=s, -DTILEPUZZLES_MODULE_SHARDS=N)
-# instantiates the kernel for every N-th configuration from the s-th, and unit 0 the module's
-# entry point. A stub's compile is most of the learner's loop, and most of it is each
-# configuration's code generation: on two cores, two units take about the time of the larger one.
-# The units' messages go to PREFIX.log in the units' order, their objects are joined into the one
-# object the build asked for (ld -r), and the first unit's depfile is the build's (every unit
-# reads the same files). On one core, or with N = 1, it is one compile, as before.
+# at most one per core (or per core the checker's build gives each of its jobs,
+# TILEPUZZLES_MODULE_UNIT_CORES): unit s (-DTILEPUZZLES_MODULE_SHARD=s,
+# -DTILEPUZZLES_MODULE_SHARDS=N) instantiates the kernel for every N-th configuration from the
+# s-th, and unit 0 the module's entry point. A stub's compile is most of the learner's loop, and
+# most of it is each configuration's code generation: on two idle cores, two units take about the
+# time of the larger one. The units' messages go to PREFIX.log in the units' order, their objects
+# are joined into the one object the build asked for (ld -r), and the first unit's depfile is the
+# build's (every unit reads the same files). With one core, or N = 1, it is one compile, as before.
 #
 #   sh compile-logged.sh --sandbox PREFIX KERNEL_FILE ...
 # is a stub's compile (cmake/puzzle_modules.cmake): when the checker that started the build asks
@@ -61,6 +62,11 @@ if [ "$1" = "--shards" ]; then
   shards=$2
   shift 2
   cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+  # The checker's build (checker/modules.cpp) says how many cores each of its jobs may use: one
+  # module alone gets the machine's, a build of many one core each.
+  case "${TILEPUZZLES_MODULE_UNIT_CORES:-}" in
+    [1-9]|[1-9][0-9]) cores=$TILEPUZZLES_MODULE_UNIT_CORES ;;
+  esac
   case "$shards" in 1|2|3|4) ;; *) shards=1 ;; esac
   if [ "$cores" -lt "$shards" ] 2>/dev/null; then shards=$cores; fi
 fi
