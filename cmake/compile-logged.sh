@@ -27,8 +27,8 @@
 # does the same for a simulator module (checker/sim_module.cpp) as up to N units compiled at once,
 # at most one per core (or per core the checker's build gives each of its jobs,
 # TILEPUZZLES_MODULE_UNIT_CORES): unit s (-DTILEPUZZLES_MODULE_SHARD=s,
-# -DTILEPUZZLES_MODULE_SHARDS=N) instantiates the kernel for every N-th configuration from the
-# s-th, and unit 0 the module's entry point. A stub's compile is most of the learner's loop, and
+# -DTILEPUZZLES_MODULE_SHARDS=N) instantiates the kernel for the s-th of N runs of consecutive
+# configurations, and unit 0 the module's entry point. A stub's compile is most of the learner's loop, and
 # most of it is each configuration's code generation: on two idle cores, two units take about the
 # time of the larger one. The units' messages go to PREFIX.log in the units' order, their objects
 # are joined into the one object the build asked for (ld -r), and the first unit's depfile is the

@@ -79,8 +79,8 @@ else()
 endif()
 
 # A stub's simulator module is compiled as this many units at once (cmake/compile-logged.sh
-# --shards; at most one per core, at most 4): unit s instantiates every N-th configuration from the
-# s-th. The learner's loop is mostly that compile, and most of a compile is each configuration's
+# --shards; at most one per core, at most 4): unit s instantiates the s-th of N runs of consecutive
+# configurations. The learner's loop is mostly that compile, and most of a compile is each configuration's
 # code generation, so on two cores two units take about the time of the larger one (flash
 # attention's four configurations, matmul-int4's two: docs/ARCHITECTURE.md has the figures). Each
 # unit parses the headers again (about 1 s of CPU), which is why the solution modules, built

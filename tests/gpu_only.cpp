@@ -14,6 +14,7 @@
 #include "checker/isolate.hpp"
 #include "checker/modules.hpp"
 #include "checker/registry.hpp"
+#include "checker/report.hpp"
 #include "checker/sim_launch.hpp"
 
 namespace {
