@@ -5,10 +5,13 @@
 # their own under build/, checked with --puzzles), so the compile is as long as a finished
 # puzzle's. For each puzzle it prints the median of RUNS rounds, and beside it the median of the
 # same command with nothing to rebuild, measured in the same run.
-# Usage: bash bench/learner_loop.sh [RUNS]   (from the repository root, after a build of build/)
+# Usage: bash bench/learner_loop.sh [RUNS [NUMBER...]]   (from the repository root, after a build
+# of build/); with NUMBERs, only those puzzles (e.g. `bash bench/learner_loop.sh 3 15 16`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
+shift || true
+only=" $* "
 copy=build/bench-learner-loop
 mkdir -p "$copy"
 for f in solutions/*.hpp; do
@@ -28,6 +31,7 @@ number=0
 # One row a puzzle: the lines that begin with its number (not the summary's "Next: ... edit ...").
 for stem in $(./build/tilepuzzles list | awk '/^ *[0-9]+ / && $NF ~ /\.hpp$/ { n = split($NF, p, "/"); sub(/\.hpp$/, "", p[n]); print p[n] }'); do
   number=$((number + 1))
+  if [ "$only" != "  " ] && [[ "$only" != *" $number "* ]]; then continue; fi
   edit=() again=()
   for _ in $(seq "$runs"); do
     echo "// edited $(date +%s%N)" >> "$copy/$stem.hpp"

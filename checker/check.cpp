@@ -124,9 +124,16 @@ puzzle_report finish_failure(puzzle_report report, diagnostic d, const check_opt
 
 }  // namespace
 
+bool checks_only_on_gpu(const puzzle_spec& spec, const check_options& options) {
+  return options.gpu_only && options.gpu && gpu_enabled(spec) &&
+         !launchers_given(spec, options.which);
+}
+
 std::vector<judged_run> judged_runs(const puzzle_spec& spec, const check_options& options) {
   std::vector<judged_run> runs;
+  const bool only_gpu = checks_only_on_gpu(spec, options);
   for (const bool large_tier : {false, true}) {
+    if (only_gpu) break;
     if (large_tier && (!options.large_tier || options.orders.empty())) break;
     const std::vector<tl::sim::order> orders =
         large_tier ? std::vector<tl::sim::order>{options.orders.front()} : options.orders;
@@ -229,10 +236,12 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
   const bool given = launchers_given(spec, options.which);
   report.kernel_file = given ? (options.which == impl::stub ? spec.stub_file : spec.solution_file)
                              : shown_kernel_file(spec, options.which, options.modules);
+  // Only the GPU's runs: the simulator's module is not needed, and its runs are skipped below.
+  const bool only_gpu = checks_only_on_gpu(spec, options);
   std::vector<sim_launcher> launchers;
   if (given) {
     for (const auto& k : spec.kernels) launchers.push_back(k.get(options.which));
-  } else {
+  } else if (!only_gpu) {
     auto found = module_launchers(spec, options, backend::simulator);
     if (auto* d = std::get_if<diagnostic>(&found)) return fail(*d);
     for (auto* l : std::get<std::vector<void (*)()>>(found))
@@ -253,6 +262,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
 
   // Every small case with every block size and order, then the large tier in one order.
   for (const bool large_tier : {false, true}) {
+    if (only_gpu) break;
     if (large_tier && (!options.large_tier || options.orders.empty())) break;
     const std::vector<tl::sim::order> orders =
         large_tier ? std::vector<tl::sim::order>{options.orders.front()} : options.orders;
@@ -325,7 +335,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
   // The size bounds: every kernel entry, dry (no buffers, no values), at every corner of the
   // sizes the puzzle allows, in the programs at the corners of the grid: every index must stay
   // in int32 and in bounds there too, where no case could allocate the tensors.
-  for (std::size_t k = 0; k < spec.kernels.size() && options.size_bounds; ++k) {
+  for (std::size_t k = 0; k < spec.kernels.size() && options.size_bounds && !only_gpu; ++k) {
     const kernel_entry& kernel = spec.kernels[k];
     for (const auto& bound : spec.size_bounds) {
       if (!spec.runs(bound, kernel.blocks)) continue;

@@ -45,6 +45,11 @@ struct check_options {
   std::vector<tl::sim::order> orders{tl::sim::order::forward, tl::sim::order::reverse,
                                      tl::sim::order::shuffle};
   bool gpu = false;
+  // With `gpu`, of a puzzle that runs on the GPU: only the GPU runs, none of the simulator's (its
+  // cases, large tier and size bounds), because a check of the same stub with the same options
+  // has just made them and passed. The sandboxed check --gpu runs the simulator's check first in
+  // a runner of its own (a failing stub costs no GPU module's compile), then this in a second.
+  bool gpu_only = false;
   // Where the kernels come from (--puzzles DIR) and whether their modules may be built.
   module_options modules;
   // The caller has already built the simulator modules (`tilepuzzles check` builds every chosen
@@ -115,9 +120,14 @@ struct puzzle_report {
 
 puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options);
 
+// Whether a check with these options makes only the GPU's runs (check_options::gpu_only, for a
+// puzzle whose kernels run on the GPU from a module): otherwise gpu_only changes nothing.
+bool checks_only_on_gpu(const puzzle_spec& spec, const check_options& options);
+
 // The runs whose outputs a check with these options compares with the reference, in its order
 // (every small case with every kernel entry in every order, the large tier in the first order,
-// then on the GPU), as far as no run fails. The dry runs at the size bounds have no outputs.
+// then on the GPU; with gpu_only, the GPU's alone), as far as no run fails. The dry runs at the
+// size bounds have no outputs.
 std::vector<judged_run> judged_runs(const puzzle_spec& spec, const check_options& options);
 
 // The report of a check that failed on judged run `run` with `d`, worded as check_puzzle words

@@ -515,18 +515,9 @@ std::variant<sandboxed_runner, tl::sim::diagnostic> start_runner(
   // it names the same directory inside as outside.
   char cwd[PATH_MAX];
   if (::getcwd(cwd, sizeof cwd)) v.chdir = cwd;
-  std::vector<std::string> runner = {sandbox::program(), "__sandbox-run",
-                                     "--puzzle", spec.id,
-                                     "--seed", std::to_string(options.seed),
-                                     "--orders", orders_text(options.orders),
-                                     "--op-budget", std::to_string(options.op_budget),
-                                     "--memory-mb", std::to_string(limit.memory_mb)};
-  if (!options.modules.puzzles_dir.empty())
-    runner.insert(runner.end(), {"--puzzles", options.modules.puzzles_dir});
-  if (!options.large_tier) runner.insert(runner.end(), {"--large-tier", "0"});
-  if (!options.size_bounds) runner.insert(runner.end(), {"--size-bounds", "0"});
-  if (!options.probe_other) runner.insert(runner.end(), {"--probe-other", "0"});
-  if (gpu) runner.insert(runner.end(), {"--gpu", "1"});
+  std::vector<std::string> runner = {sandbox::program(), "__sandbox-run"};
+  const std::vector<std::string> arguments = runner_arguments(spec, options, limit.memory_mb);
+  runner.insert(runner.end(), arguments.begin(), arguments.end());
   runner.insert(runner.end(), extra.begin(), extra.end());
   std::vector<std::string> args = sandbox::command_line(v, limit, runner);
   // Built before the fork: the child only moves descriptors and calls exec.
@@ -636,8 +627,23 @@ struct judging {
   std::optional<std::size_t> wrong_run;
   std::optional<puzzle_report> claimed;  // the runner's report
   std::string problem;                   // what the runner said that no check says
+  // With gpu_only: the solved report of the simulator's check that came before this one, whose
+  // runs a report of the GPU's part counts as its own (what one runner of both reported).
+  const puzzle_report* simulator_part = nullptr;
 
   judging(const puzzle_spec& s, const check_options& o) : spec(s), options(o), runs(judged_runs(s, o)) {}
+
+  // A report of the runner that got as far as the GPU (solved, or failed in a GPU run), with the
+  // simulator's part of the check as one runner of both would have counted it.
+  puzzle_report with_simulator_part(puzzle_report r) const {
+    if (simulator_part && (r.status == status::solved || r.gpu_runs > 0)) {
+      r.runs = simulator_part->runs;
+      r.bound_runs = simulator_part->bound_runs;
+      r.max_program_ops = simulator_part->max_program_ops;
+      r.counters = simulator_part->counters;
+    }
+    return r;
+  }
 
   const case_data& case_of(const judged_run& run) {
     const kernel_entry& kernel = spec.kernels[run.kernel_index];
@@ -729,10 +735,11 @@ struct judging {
           claimed->order == (run.gpu ? "" : run.order) &&
           (claimed->diagnostics.front().kind == tl::sim::kind::wrong_result ||
            claimed->diagnostics.front().kind == tl::sim::kind::nan_inf))
-        return claimed;
+        return with_simulator_part(*claimed);
       return verdict;
     }
-    if (!claimed || claimed->status != status::solved) return claimed;
+    if (!claimed) return claimed;
+    if (claimed->status != status::solved) return with_simulator_part(*claimed);
     if (next != runs.size()) return std::nullopt;  // a forged `solved`: check_sandboxed says so
     // Solved: every judged run's outputs were right here. The report describes the last run.
     puzzle_report r = *claimed;
@@ -751,7 +758,7 @@ struct judging {
                                             [](const judged_run& j) { return !j.gpu; }));
     r.gpu_runs = static_cast<int>(runs.size()) - r.runs;
     if (options.gpu) r.gpu_note = gpu_note(spec, r.gpu_runs);
-    return r;
+    return with_simulator_part(std::move(r));
   }
 };
 
@@ -759,8 +766,12 @@ struct judging {
 // no reference outputs: it sends each judged run's outputs here and waits for the judgment, so
 // the verdict rests on comparisons made in this process, from inputs and references the stub's
 // process never held (until a run was judged wrong).
+// `simulator_part`: with options.gpu_only, the solved report of the simulator's check before
+// it. `solved`: where to keep this check's report when it is solved (for the check after it).
 isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& options,
-                                double timeout_seconds, double program_seconds) {
+                                double timeout_seconds, double program_seconds,
+                                const puzzle_report* simulator_part = nullptr,
+                                std::optional<puzzle_report>* solved = nullptr) {
   auto started = start_runner(spec, options, timeout_seconds, {});
   if (auto* problem = std::get_if<tl::sim::diagnostic>(&started)) {
     puzzle_report r;
@@ -772,6 +783,7 @@ isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& op
   }
   sandboxed_runner& runner = std::get<sandboxed_runner>(started);
   judging judge(spec, options);
+  judge.simulator_part = simulator_part;
   runner.child.talk = [&](std::string& in, std::string& out) { return judge.take(in, out); };
   runner.child.idle = [&] { return judge.prepare(); };
   const supervised s = supervise(runner.child, runner.where, timeout_seconds, program_seconds);
@@ -788,7 +800,10 @@ isolated_report check_sandboxed(const puzzle_spec& spec, const check_options& op
                        ". Check again; --no-sandbox checks without one.",
                    at);
   if (s.stopped == supervised::stop::no) {
-    if (auto report = judge.conclude()) return summarize(*report);
+    if (auto report = judge.conclude()) {
+      if (solved && report->status == status::solved) *solved = *report;
+      return summarize(*report);
+    }
     if (judge.claimed && judge.claimed->status == status::solved) {
       // `solved`, without the outputs of every judged run: not the check's report.
       return failure(spec, options, tl::sim::kind::sandbox,
@@ -919,11 +934,17 @@ isolated_report check_isolated(const puzzle_spec& spec, const check_options& opt
     if (options.gpu && gpu_enabled(spec)) {
       // The GPU only once the simulator passes, as without the sandbox: a stub that fails there
       // costs no GPU module's compile (nvcc, in the sandbox, before the runner starts). A solved
-      // one is checked again with the GPU runs after the simulator's, in one runner.
+      // one then runs on the GPU in a second runner, which makes only the GPU runs (gpu_only):
+      // its report counts the first one's simulator runs, as one runner of both would.
       check_options simulator_only = options;
       simulator_only.gpu = false;
-      isolated_report first = check_sandboxed(spec, simulator_only, timeout_seconds, program_seconds);
-      if (first.status != status::solved) return first;
+      std::optional<puzzle_report> simulator_part;
+      isolated_report first = check_sandboxed(spec, simulator_only, timeout_seconds,
+                                              program_seconds, nullptr, &simulator_part);
+      if (first.status != status::solved || !simulator_part) return first;
+      check_options on_gpu = options;
+      on_gpu.gpu_only = true;
+      return check_sandboxed(spec, on_gpu, timeout_seconds, program_seconds, &*simulator_part);
     }
     return check_sandboxed(spec, options, timeout_seconds, program_seconds);
   }
@@ -973,6 +994,53 @@ void add_note(isolated_report& r, const puzzle_spec& spec, const std::string& ke
   if (end != std::string::npos) r.json.insert(end, ", \"note\": " + json_string(note));
 }
 
+std::vector<std::string> runner_arguments(const puzzle_spec& spec, const check_options& options,
+                                          long memory_mb) {
+  std::vector<std::string> arguments = {"--puzzle", spec.id,
+                                        "--seed", std::to_string(options.seed),
+                                        "--orders", orders_text(options.orders),
+                                        "--op-budget", std::to_string(options.op_budget),
+                                        "--memory-mb", std::to_string(memory_mb)};
+  if (!options.modules.puzzles_dir.empty())
+    arguments.insert(arguments.end(), {"--puzzles", options.modules.puzzles_dir});
+  if (!options.large_tier) arguments.insert(arguments.end(), {"--large-tier", "0"});
+  if (!options.size_bounds) arguments.insert(arguments.end(), {"--size-bounds", "0"});
+  if (!options.probe_other) arguments.insert(arguments.end(), {"--probe-other", "0"});
+  const bool gpu = options.gpu && gpu_enabled(spec);
+  if (gpu) arguments.insert(arguments.end(), {"--gpu", "1"});
+  if (gpu && options.gpu_only) arguments.insert(arguments.end(), {"--gpu-only", "1"});
+  return arguments;
+}
+
+runner_request read_runner_arguments(const std::vector<std::string>& arguments) {
+  runner_request r;
+  check_options& options = r.options;
+  std::string orders = "forward,reverse,shuffle";
+  for (std::size_t i = 0; i + 1 < arguments.size(); i += 2) {
+    const std::string& a = arguments[i];
+    const std::string& value = arguments[i + 1];
+    if (a == "--puzzle") r.puzzle_id = value;
+    else if (a == "--seed") options.seed = std::stoull(value);
+    else if (a == "--orders") orders = value;
+    else if (a == "--op-budget") options.op_budget = std::stoull(value);
+    else if (a == "--puzzles") r.puzzles_dir = value;
+    else if (a == "--memory-mb") r.memory_mb = std::stol(value);
+    else if (a == "--large-tier") options.large_tier = value != "0";
+    else if (a == "--size-bounds") options.size_bounds = value != "0";
+    else if (a == "--probe-other") options.probe_other = value != "0";
+    else if (a == "--trace") r.trace = value;  // CASE,KERNEL,ORDER: one traced run (show, --html)
+    else if (a == "--gpu") options.gpu = value != "0";
+    else if (a == "--gpu-only") options.gpu_only = value != "0";
+  }
+  options.orders.clear();
+  std::istringstream list(orders);
+  for (std::string o; std::getline(list, o, ',');)
+    options.orders.push_back(o == "reverse" ? tl::sim::order::reverse
+                             : o == "shuffle" ? tl::sim::order::shuffle
+                                              : tl::sim::order::forward);
+  return r;
+}
+
 namespace {
 
 // The runner's end of its channel: a whole message of `type`, or the end of the runner when the
@@ -995,23 +1063,12 @@ std::string receive(char type) {
 }  // namespace
 
 int sandboxed_run_main(int argc, char** argv) {
-  std::string id, puzzles_dir, orders = "forward,reverse,shuffle", trace;
-  check_options options;
-  long memory_mb = 0;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    const std::string a = argv[i], value = argv[i + 1];
-    if (a == "--puzzle") id = value;
-    else if (a == "--seed") options.seed = std::stoull(value);
-    else if (a == "--orders") orders = value;
-    else if (a == "--op-budget") options.op_budget = std::stoull(value);
-    else if (a == "--puzzles") puzzles_dir = value;
-    else if (a == "--memory-mb") memory_mb = std::stol(value);
-    else if (a == "--large-tier") options.large_tier = value != "0";
-    else if (a == "--size-bounds") options.size_bounds = value != "0";
-    else if (a == "--probe-other") options.probe_other = value != "0";
-    else if (a == "--trace") trace = value;  // CASE,KERNEL,ORDER: one traced run (show, --html)
-    else if (a == "--gpu") options.gpu = value != "0";
-  }
+  runner_request request = read_runner_arguments(std::vector<std::string>(argv + std::min(argc, 2), argv + argc));
+  const std::string& id = request.puzzle_id;
+  const std::string& puzzles_dir = request.puzzles_dir;
+  const std::string& trace = request.trace;
+  const long memory_mb = request.memory_mb;
+  check_options& options = request.options;
   progress* where = shared_progress(runner_progress_fd);
   const puzzle_spec* spec = find_puzzle(id);
   if (!where || !spec) {
@@ -1034,12 +1091,6 @@ int sandboxed_run_main(int argc, char** argv) {
   options.modules.puzzles_dir = puzzles_dir;
   options.modules.build = false;
   options.simulator_modules_built = true;
-  options.orders.clear();
-  std::istringstream list(orders);
-  for (std::string o; std::getline(list, o, ',');)
-    options.orders.push_back(o == "reverse" ? tl::sim::order::reverse
-                             : o == "shuffle" ? tl::sim::order::shuffle
-                                              : tl::sim::order::forward);
   std::size_t trace_case = 0, trace_kernel = 0;
   std::string trace_order = "forward";
   if (!trace.empty()) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <variant>
 
@@ -53,6 +55,24 @@ isolated_report summarize(const puzzle_report& report);
 // its JSON object ("note").
 void add_note(isolated_report& r, const puzzle_spec& spec, const std::string& kernel_file,
               const std::string& note);
+
+// What a sandboxed runner is told about a check of `spec`, as `tilepuzzles __sandbox-run`'s
+// arguments (after __sandbox-run): flag and value pairs, the puzzle, seed, orders, op budget and
+// memory limit, then each option that differs from check_options' default (--large-tier 0,
+// --gpu 1, --gpu-only 1, ...). --gpu only for a puzzle that runs on the GPU.
+std::vector<std::string> runner_arguments(const puzzle_spec& spec, const check_options& options,
+                                          long memory_mb);
+
+// The runner's reading of runner_arguments (and of --trace CASE,KERNEL,ORDER, show's one run).
+// Unknown flags are ignored.
+struct runner_request {
+  std::string puzzle_id;
+  std::string puzzles_dir;
+  std::string trace;
+  long memory_mb = 0;
+  check_options options;  // seed, orders, op budget and the flags: the rest as by default
+};
+runner_request read_runner_arguments(const std::vector<std::string>& arguments);
 
 // `tilepuzzles __sandbox-run --puzzle ID ...`: the sandboxed check of one stub, inside bubblewrap
 // (check_isolated starts it). It loads the module from descriptor 3 under the system-call

@@ -324,7 +324,9 @@ int run_logged(const std::vector<std::string>& args, const std::string& log,
                const std::vector<std::string>& environment = {}) {
   std::vector<std::string> env_strings;
   for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, "TILEPUZZLES_SANDBOX", 19) != 0) env_strings.push_back(*e);
+    if (std::strncmp(*e, "TILEPUZZLES_SANDBOX", 19) != 0 &&
+        std::strncmp(*e, "TILEPUZZLES_MODULE_UNIT_CORES=", 30) != 0)
+      env_strings.push_back(*e);
   env_strings.insert(env_strings.end(), environment.begin(), environment.end());
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
@@ -390,6 +392,7 @@ std::optional<std::string> configure_side_build(const build_tree& t) {
                                    // -stdlib=libc++, say: a module must be built as the
                                    // main build's precompiled header and runtime were.
                                    "-DCMAKE_CXX_FLAGS=" TILEPUZZLES_CXX_FLAGS,
+                                   "-DTILEPUZZLES_STUB_MODULE_UNITS=" TILEPUZZLES_STUB_MODULE_UNITS,
                                    "-DTILEPUZZLES_MODULES_ONLY=ON",
                                    "-DTILEPUZZLES_RUNTIME=" TILEPUZZLES_RUNTIME,
                                    "-DTILEPUZZLES_PUZZLES_DIR=" + t.puzzles_dir,
@@ -571,13 +574,19 @@ std::vector<std::optional<diagnostic>> build_modules(const std::vector<module_re
     for (std::size_t i : members) args.push_back(paths[i].target);
     const long cores = options.build_jobs > 0 ? options.build_jobs
                                               : std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+    const long jobs = std::min<long>(cores, static_cast<long>(members.size()));
     args.push_back("--parallel");
-    args.push_back(std::to_string(std::min<long>(cores, static_cast<long>(members.size()))));
+    args.push_back(std::to_string(jobs));
     args.push_back("--");
     for (const auto& w : split_words(TILEPUZZLES_KEEP_GOING)) args.push_back(w);
     // Only the stubs' compiles are sandboxed: a build of the main tree may compile solutions too,
     // but they compile through a launcher that never asks for the sandbox.
-    run_logged(args, log, sandbox::compile_environment(options.sandbox, sandbox::limits{options.memory_mb}));
+    auto environment = sandbox::compile_environment(options.sandbox, sandbox::limits{options.memory_mb});
+    // The cores each of the build's jobs may use: a stub's simulator module compiles as that many
+    // units at once at most (cmake/compile-logged.sh --shards), so the learner's one module takes
+    // both cores of a 2-core machine, and a first check's twenty modules one core each.
+    environment.push_back("TILEPUZZLES_MODULE_UNIT_CORES=" + std::to_string(std::max(1L, cores / jobs)));
+    run_logged(args, log, environment);
     for (std::size_t i : members) {
       if (!check_freshness(paths[i]).fresh) {
         result[i] = build_failure(refs[i], paths[i], log);

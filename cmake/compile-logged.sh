@@ -23,6 +23,17 @@
 # prints no valid count, the module is compiled once for 4 warps, and the compiler's messages say
 # what is wrong.
 #
+#   sh compile-logged.sh PREFIX KERNEL_FILE --shards N COMPILER ARGS...
+# does the same for a simulator module (checker/sim_module.cpp) as up to N units compiled at once,
+# at most one per core (or per core the checker's build gives each of its jobs,
+# TILEPUZZLES_MODULE_UNIT_CORES): unit s (-DTILEPUZZLES_MODULE_SHARD=s,
+# -DTILEPUZZLES_MODULE_SHARDS=N) instantiates the kernel for the s-th of N runs of consecutive
+# configurations, and unit 0 the module's entry point. A stub's compile is most of the learner's loop, and
+# most of it is each configuration's code generation: on two idle cores, two units take about the
+# time of the larger one. The units' messages go to PREFIX.log in the units' order, their objects
+# are joined into the one object the build asked for (ld -r), and the first unit's depfile is the
+# build's (every unit reads the same files). With one core, or N = 1, it is one compile, as before.
+#
 #   sh compile-logged.sh --sandbox PREFIX KERNEL_FILE ...
 # is a stub's compile (cmake/puzzle_modules.cmake): when the checker that started the build asks
 # for the sandbox (TILEPUZZLES_SANDBOX names its program, TILEPUZZLES_SANDBOX_MEMORY_MB the memory
@@ -46,6 +57,19 @@ in_sandbox() {
     LC_ALL=C "$@"
   fi
 }
+shards=1
+if [ "$1" = "--shards" ]; then
+  shards=$2
+  shift 2
+  cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+  # The checker's build (checker/modules.cpp) says how many cores each of its jobs may use: one
+  # module alone gets the machine's, a build of many one core each.
+  case "${TILEPUZZLES_MODULE_UNIT_CORES:-}" in
+    [1-9]|[1-9][0-9]) cores=$TILEPUZZLES_MODULE_UNIT_CORES ;;
+  esac
+  case "$shards" in 1|2|3|4) ;; *) shards=1 ;; esac
+  if [ "$cores" -lt "$shards" ] 2>/dev/null; then shards=$cores; fi
+fi
 warps=
 if [ "$1" = "--num-warps-of-kernel" ]; then
   probe_cxx=$2
@@ -85,10 +109,11 @@ for arg in "$@"; do
   previous=$arg
 done
 
-# compile_unit WARPS ENTRY OBJECT DEPFILE COMPILER ARGS...: the compile with the unit's
-# definitions, its object and depfile in place of the build's.
+# compile_unit DEFINES LOG OBJECT DEPFILE COMPILER ARGS...: the compile with the unit's
+# definitions (DEFINES, -D flags separated by spaces), its object and depfile in place of the
+# build's, its messages appended to LOG.
 compile_unit() {
-  unit_warps=$1 unit_entry=$2 unit_object=$3 unit_depfile=$4
+  unit_defines=$1 unit_log=$2 unit_object=$3 unit_depfile=$4
   shift 4
   compiler=$1
   shift
@@ -102,11 +127,8 @@ compile_unit() {
     previous=$original
   done
   shift "$count"
-  if [ -n "$unit_warps" ]; then
-    set -- "-DTL_NUM_WARPS=$unit_warps" "-DTILEPUZZLES_WARP_COUNTS=$warp_mask" \
-        "-DTILEPUZZLES_MODULE_ENTRY=$unit_entry" "$@"
-  fi
-  in_sandbox "$compiler" "$@" 2>> "$prefix.log.part"
+  # shellcheck disable=SC2086
+  in_sandbox "$compiler" $unit_defines "$@" 2>> "$unit_log"
 }
 
 cp -f "$kernel" "$prefix.source.part" 2>/dev/null
@@ -115,28 +137,62 @@ cp -f "$kernel" "$prefix.source.part" 2>/dev/null
 # power of two, so their sum has one bit per count.
 warp_mask=0
 for unit in $warps; do warp_mask=$((warp_mask + unit)); done
-if [ "$(echo $warps | wc -w)" -le 1 ]; then
-  compile_unit "$warps" 1 "$object" "$depfile" "$@"
+units=
+if [ "$shards" -gt 1 ]; then
+  # The simulator module's units, all at once; each one's messages in a log of its own, joined
+  # in the units' order once all have ended.
+  pids=
+  shard=0
+  while [ "$shard" -lt "$shards" ]; do
+    if [ "$shard" = 0 ]; then unit_depfile=$depfile; else unit_depfile=$object.s$shard.d; fi
+    : > "$prefix.log.s$shard"
+    compile_unit "-DTILEPUZZLES_MODULE_SHARDS=$shards -DTILEPUZZLES_MODULE_SHARD=$shard" \
+      "$prefix.log.s$shard" "$object.s$shard.o" "$unit_depfile" "$@" &
+    pids="$pids $!"
+    units="$units $object.s$shard.o"
+    shard=$((shard + 1))
+  done
+  status=0
+  for pid in $pids; do
+    wait "$pid"
+    unit_status=$?
+    if [ "$status" -eq 0 ]; then status=$unit_status; fi
+  done
+  shard=0
+  while [ "$shard" -lt "$shards" ]; do
+    cat "$prefix.log.s$shard" >> "$prefix.log.part"
+    rm -f "$prefix.log.s$shard"
+    shard=$((shard + 1))
+  done
+elif [ "$(echo $warps | wc -w)" -le 1 ]; then
+  if [ -n "$warps" ]; then
+    defines="-DTL_NUM_WARPS=$warps -DTILEPUZZLES_WARP_COUNTS=$warp_mask -DTILEPUZZLES_MODULE_ENTRY=1"
+  else
+    defines=
+  fi
+  compile_unit "$defines" "$prefix.log.part" "$object" "$depfile" "$@"
   status=$?
 else
-  units=
   entry=1
   status=0
   for unit in $warps; do
     if [ "$entry" = 1 ]; then unit_depfile=$depfile; else unit_depfile=$object.w$unit.d; fi
-    compile_unit "$unit" "$entry" "$object.w$unit.o" "$unit_depfile" "$@"
+    compile_unit "-DTL_NUM_WARPS=$unit -DTILEPUZZLES_WARP_COUNTS=$warp_mask -DTILEPUZZLES_MODULE_ENTRY=$entry" \
+      "$prefix.log.part" "$object.w$unit.o" "$unit_depfile" "$@"
     status=$?
     units="$units $object.w$unit.o"
     entry=0
     if [ "$status" -ne 0 ]; then break; fi
   done
+fi
+if [ -n "$units" ]; then
   if [ "$status" -eq 0 ]; then
     # shellcheck disable=SC2086
     ${LD:-ld} -r -o "$object" $units 2>> "$prefix.log.part"
     status=$?
   fi
   # shellcheck disable=SC2086
-  rm -f $units "$object".w*.d
+  rm -f $units "$object".w*.d "$object".s*.d
 fi
 mv -f "$prefix.log.part" "$prefix.log"
 cat "$prefix.log" >&2

@@ -88,6 +88,19 @@ else()
     LIBRARY_OUTPUT_DIRECTORY ${tilepuzzles_module_dir}/pch DEFINE_SYMBOL "")
 endif()
 
+# A stub's simulator module is compiled as this many units at once (cmake/compile-logged.sh
+# --shards; at most one per core, at most 4): unit s instantiates the s-th of N runs of consecutive
+# configurations. The learner's loop is mostly that compile, and most of a compile is each configuration's
+# code generation, so on two cores two units take about the time of the larger one (flash
+# attention's four configurations, matmul-int4's two: docs/ARCHITECTURE.md has the figures). Each
+# unit parses the headers again (about 1 s of CPU), which is why the solution modules, built
+# beside the rest of `all`, stay one unit.
+set(TILEPUZZLES_STUB_MODULE_UNITS 2 CACHE STRING
+    "Units a stub's simulator module is compiled as, at once (1 to 4, at most one per core)")
+
+# A module's compile runs the launcher (and a GPU module's its probe): rebuilt when either changes.
+set_property(SOURCE ${PROJECT_SOURCE_DIR}/checker/sim_module.cpp APPEND PROPERTY OBJECT_DEPENDS
+  ${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh)
 # A GPU module's compile runs the launcher and its probe: rebuilt when either changes.
 set_source_files_properties(${PROJECT_SOURCE_DIR}/checker/gpu_module.cu PROPERTIES OBJECT_DEPENDS
   "${PROJECT_SOURCE_DIR}/cmake/compile-logged.sh;${PROJECT_SOURCE_DIR}/checker/gpu_warps_probe.cpp")
@@ -121,6 +134,9 @@ function(tilepuzzles_module stem impl backend)
     list(APPEND launcher --sandbox)
   endif()
   list(APPEND launcher ${tilepuzzles_module_dir}/${name} ${kernel_file})
+  if(impl STREQUAL "stub" AND backend STREQUAL "simulator")
+    list(APPEND launcher --shards ${TILEPUZZLES_STUB_MODULE_UNITS})
+  endif()
   if(backend STREQUAL "gpu")
     # tl is built for the warps per program (TL_NUM_WARPS): the launcher compiles the module once
     # per count its configurations use, which a host-compiled probe of the kernel file prints.
