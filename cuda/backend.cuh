@@ -9,6 +9,7 @@
 //   cuda/evaluate.cuh      evaluating an expression in a layout (binding its data tiles)
 //   cuda/memory.cuh        load and store: 16-byte vectors, predicated lanes, first copies only
 //   cuda/reduce.cuh        reductions: registers, butterfly shuffles, warps through shared memory
+//   cuda/partner_lanes.cuh the step of scans and sorts: lanes exchanged across one bit of an axis
 //   cuda/dot.cuh           dot with fp32 operands: FFMA in the accumulator layout, operands in shared memory
 //   cuda/pipeline.cuh      loads of a pipelined tl::range: cp.async into per-thread stage slots, ahead
 //   cuda/operand_stages.cuh  the same for dot's 16-bit operands: cp.async into dot's swizzled rows
@@ -33,6 +34,7 @@
 #include "cuda/memory.cuh"
 #include "cuda/mma.cuh"
 #include "cuda/operand_stages.cuh"
+#include "cuda/partner_lanes.cuh"
 #include "cuda/pipeline.cuh"
 #include "cuda/reduce.cuh"
 #include "cuda/tile_storage.cuh"
@@ -162,6 +164,11 @@ __device__ __forceinline__ auto reduce(const E& x, const std::source_location&) 
 template <class Op, class E>
 __device__ __forceinline__ auto reduce_all(const E& x, const std::source_location&) {
   return cuda::reduce_all<Op>(x);
+}
+
+template <int Axis, int Bit, class E>
+__device__ __forceinline__ auto partner_lanes(const E& x, const std::source_location&) {
+  return cuda::partner_lanes<Axis, Bit>(x);
 }
 
 // float32 operands (any element type but the 16-bit ones is converted to float, as in the

@@ -17,6 +17,7 @@
 //   simulator/gather.hpp        where the active lanes of a load or store go, whole rows if it can
 //   simulator/memory.hpp        load and store, every active lane checked against its buffer
 //   simulator/reduce.hpp        reductions along an axis and over a whole tile
+//   simulator/partner_lanes.hpp the step of scans and sorts: lanes exchanged across one bit of an axis
 //   simulator/dot_tiles.hpp     dot of data tiles (its arithmetic: simulator/dot.hpp)
 //   simulator/prefetch.hpp      a pipelined tl::range, and its copies ahead replayed and checked
 //   simulator/descriptor.hpp    tensor descriptors' blocks
@@ -31,6 +32,7 @@
 #include "simulator/front_hooks.hpp"
 #include "simulator/gather.hpp"
 #include "simulator/memory.hpp"
+#include "simulator/partner_lanes.hpp"
 #include "simulator/prefetch.hpp"
 #include "simulator/reduce.hpp"
 #include "simulator/tile_storage.hpp"

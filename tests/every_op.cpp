@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -56,4 +58,51 @@ TEST_CASE("a kernel that uses every tl operation runs clean in the simulator", "
     CHECK(slice(17, i) == Approx(others).epsilon(1e-6));
   }
   CHECK(z[kernel::slices * N] == 5.0f);
+
+  // Scans, sorts and index reductions against the sequential definitions. Sums may differ from
+  // the sequential order in the last bits (the scan adds in a tree); maxima, sorts and indices
+  // are exact.
+  std::vector<int> order(B1);
+  for (int r = 0; r < B0; ++r) {
+    double row_sum = 0, row_prod = 1;
+    float row_max = -INFINITY;
+    for (int c = 0; c < B1; ++c) {
+      const int i = r * B1 + c;
+      row_sum += x[i];
+      row_prod *= x[i] * 0.5;
+      row_max = std::max(row_max, x[i]);
+      double col_rest = 0;  // x[r..B0-1, c], the reverse scan down the column
+      long long offs_sum = 0;
+      for (int k = r; k < B0; ++k) col_rest += x[k * B1 + c];
+      for (int k = 0; k <= r; ++k) offs_sum += k * B1 + c;
+      INFO("row " << r << ", column " << c);
+      CHECK(slice(18, i) == Approx(row_sum + col_rest + row_prod + row_max - offs_sum).margin(1e-5));
+    }
+    std::vector<float> row(x.begin() + r * B1, x.begin() + (r + 1) * B1);
+    std::sort(row.begin(), row.end());
+    for (int c = 0; c < B1; ++c) {
+      std::vector<float> col;
+      for (int k = 0; k < B0; ++k) col.push_back(x[k * B1 + c]);
+      std::sort(col.begin(), col.end(), std::greater<float>());
+      CHECK(slice(19, r * B1 + c) == row[c] + col[r]);
+    }
+  }
+  const auto first_extreme = [](auto begin, auto end, auto better) {
+    auto best = begin;
+    for (auto it = begin; it != end; it += 1)
+      if (better(*it, *best)) best = it;
+    return best;
+  };
+  const int flat_max = static_cast<int>(first_extreme(x.begin(), x.end(), std::greater<float>()) - x.begin());
+  const int row0_min = static_cast<int>(first_extreme(x.begin(), x.begin() + B1, std::less<float>()) - x.begin());
+  for (int r = 0; r < B0; ++r)
+    for (int c = 0; c < B1; ++c) {
+      const int row_argmax = static_cast<int>(
+          first_extreme(x.begin() + r * B1, x.begin() + (r + 1) * B1, std::greater<float>()) -
+          (x.begin() + r * B1));
+      int col_argmin = 0;
+      for (int k = 1; k < B0; ++k)
+        if (x[k * B1 + c] < x[col_argmin * B1 + c]) col_argmin = k;
+      CHECK(slice(20, r * B1 + c) == row_argmax * 100 + col_argmin * 10 + flat_max - row0_min);
+    }
 }

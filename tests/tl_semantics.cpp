@@ -8,7 +8,9 @@
 
 #include <array>
 #include <bit>
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <string>
@@ -977,4 +979,226 @@ TEST_CASE("dot(a, trans(b_rows)) is dot(a, b) for b_rows = b's transpose, poison
       CHECK(poisoned.poison[i * DN + j] == (j == 3));
     }
   CHECK_FALSE(c.any_poison());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scans, sorts and index reductions (tile/scan.hpp, tile/sort.hpp, tile/arg_reduce.hpp)
+
+namespace {
+
+// The scan's documented grouping, on the host: recursive doubling over the index bits, lowest
+// first, with the partner block's total combined in front (docs/tl.md).
+std::vector<float> doubling_cumsum(const std::vector<float>& x) {
+  const int n = static_cast<int>(x.size());
+  std::vector<float> prefix = x, total = x;
+  for (int bit = 1; bit < n; bit <<= 1) {
+    std::vector<float> next_prefix = prefix, next_total = total;
+    for (int i = 0; i < n; ++i) {
+      const float partner = total[i ^ bit];
+      if (i & bit) {
+        next_prefix[i] = partner + prefix[i];
+        next_total[i] = partner + total[i];
+      } else {
+        next_total[i] = total[i] + partner;
+      }
+    }
+    prefix = next_prefix;
+    total = next_total;
+  }
+  return prefix;
+}
+
+// The order tl::sort documents: numbers by <, -0 before +0, NaN last.
+bool sorts_before(float a, float b) {
+  if (std::isnan(a)) return false;
+  if (std::isnan(b)) return true;
+  if (a == b) return std::signbit(a) && !std::signbit(b);
+  return a < b;
+}
+
+std::vector<float> awkward_values(int n) {
+  std::vector<float> v;
+  const float specials[] = {NAN, -0.0f, 0.0f, INFINITY, -INFINITY, 1.5f, 1.5f, -2.0f};
+  for (int i = 0; i < n; ++i)
+    v.push_back(i % 5 == 0 ? specials[(i / 5) % 8] : static_cast<float>((i * 37) % 23) - 11.0f);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("cumsum and cumprod: running sums and products along either axis, forward and reversed",
+          "[tl][scan]") {
+  constexpr int R = 4, C = 16;
+  std::vector<int> x(R * C);
+  for (int i = 0; i < R * C; ++i) x[i] = (i * 7) % 11 - 5;
+  auto bx = input("x", x);
+  snapshot<int> along_rows, along_cols, rows_reversed, products;
+  run_one([&] {
+    auto t = tl::load(tl::ptr<const int>{&bx} + tl::arange<R>().col() * C + tl::arange<C>().row());
+    along_rows = snap(tl::cumsum<1>(t));
+    along_cols = snap(tl::cumsum<0>(t));
+    rows_reversed = snap(tl::cumsum<1>(t, tl::reverse));
+    products = snap(tl::cumprod<0>(t));
+  });
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C; ++c) {
+      int row = 0, col = 0, rest = 0, prod = 1;
+      for (int k = 0; k <= c; ++k) row += x[r * C + k];
+      for (int k = 0; k <= r; ++k) col += x[k * C + c], prod *= x[k * C + c];
+      for (int k = c; k < C; ++k) rest += x[r * C + k];
+      INFO("row " << r << ", column " << c);
+      CHECK(along_rows.values[r * C + c] == row);
+      CHECK(along_cols.values[r * C + c] == col);
+      CHECK(rows_reversed.values[r * C + c] == rest);
+      CHECK(products.values[r * C + c] == prod);
+    }
+}
+
+TEST_CASE("a float cumsum groups its sums by the index bits, not in sequence: the documented bits",
+          "[tl][scan]") {
+  constexpr int N = 64;
+  std::vector<float> x(N);
+  for (int i = 0; i < N; ++i) x[i] = 1.0f / static_cast<float>(3 + i) * (i % 2 ? -1.0f : 1.0f) * 1e3f;
+  x[0] = -0.0f;
+  auto bx = input("x", x);
+  snapshot<float> sums, negative_zero;
+  run_one([&] {
+    auto t = tl::load(tl::ptr<const float>{&bx} + tl::arange<N>());
+    sums = snap(tl::cumsum<0>(t));
+    negative_zero = snap(tl::cumsum<0>(tl::full<4>(-0.0f)));
+  });
+  const std::vector<float> expected = doubling_cumsum(x);
+  float sequential = 0.0f;
+  int differs_from_sequential = 0;
+  for (int i = 0; i < N; ++i) {
+    INFO("lane " << i);
+    CHECK(std::bit_cast<std::uint32_t>(sums.values[i]) == std::bit_cast<std::uint32_t>(expected[i]));
+    sequential += x[i];
+    CHECK(sums.values[i] == Approx(sequential).margin(1e-3));
+    differs_from_sequential += sums.values[i] != sequential;
+  }
+  CHECK(differs_from_sequential > 0);  // else this test could not tell the two orders apart
+  for (float v : negative_zero.values) CHECK(std::signbit(v));
+}
+
+TEST_CASE("associative_scan passes the earlier lanes first, and reversed the later ones",
+          "[tl][scan]") {
+  constexpr int N = 32;
+  std::vector<int> x(N);
+  for (int i = 0; i < N; ++i) x[i] = 100 + i;
+  auto bx = input("x", x);
+  snapshot<int> firsts, lasts, running_max;
+  run_one([&] {
+    auto t = tl::load(tl::ptr<const int>{&bx} + tl::arange<N>());
+    auto keep_left = [](auto a, auto) { return a + 0; };  // associative, not commutative
+    firsts = snap(tl::associative_scan<0>(t, keep_left));
+    lasts = snap(tl::associative_scan<0>(t, keep_left, tl::reverse));
+    running_max = snap(tl::associative_scan<0>(
+        (t * 7) % 13, [](auto a, auto b) { return tl::maximum(a, b); }));
+  });
+  int best = -1;
+  for (int i = 0; i < N; ++i) {
+    best = std::max(best, (x[i] * 7) % 13);
+    CHECK(firsts.values[i] == x[0]);
+    CHECK(lasts.values[i] == x[N - 1]);
+    CHECK(running_max.values[i] == best);
+  }
+}
+
+TEST_CASE("a scan's lane is poison exactly when a lane it combines is", "[tl][scan][poison]") {
+  constexpr int N = 16, first_masked = 9;
+  std::vector<float> x(N, 1.0f);
+  auto bx = input("x", x);
+  snapshot<float> forward, reversed;
+  run_one([&] {
+    auto offs = tl::arange<N>();
+    auto t = tl::load(tl::ptr<const float>{&bx} + offs, offs < first_masked);  // no other: poison
+    forward = snap(tl::cumsum<0>(t));
+    reversed = snap(tl::cumsum<0>(t, tl::reverse));
+  });
+  for (int i = 0; i < N; ++i) {
+    INFO("lane " << i);
+    CHECK(forward.poison[i] == (i >= first_masked));
+    CHECK(reversed.poison[i]);  // every lane's reverse scan reaches the masked tail
+    if (i < first_masked) CHECK(forward.values[i] == static_cast<float>(i + 1));
+  }
+}
+
+TEST_CASE("an int32 cumsum that leaves int32 is index-overflow; one whose sums fit is clean",
+          "[tl][scan][int32]") {
+  for (const bool overflows : {true, false}) {
+    std::vector<int> x(8, overflows ? (1 << 29) : (1 << 27));  // 4 * 2^29 = 2^31 leaves int32
+    auto bx = input("x", x);
+    std::vector<int> z(8);
+    auto bz = output("z", z);
+    const auto r = tl::sim::run_grid({1, 1, 1}, {}, {&bx, &bz}, [&] {
+      auto offs = tl::arange<8>();
+      tl::store(tl::ptr<int>{&bz} + offs, tl::cumsum<0>(tl::load(tl::ptr<const int>{&bx} + offs)));
+    });
+    INFO((r.error ? r.error->message : std::string("no diagnostic")));
+    if (overflows) {
+      REQUIRE(r.error.has_value());
+      CHECK(r.error->kind == std::string("index-overflow"));
+    } else {
+      REQUIRE_FALSE(r.error.has_value());
+      CHECK(z[7] == 8 * (1 << 27));
+    }
+  }
+}
+
+TEST_CASE("sort orders numbers by <, -0 before +0 and NaN last, and moves every value",
+          "[tl][sort]") {
+  constexpr int R = 2, C = 64;
+  std::vector<float> x = awkward_values(R * C);
+  auto bx = input("x", x);
+  snapshot<float> ascending, descending, down_columns;
+  run_one([&] {
+    auto t = tl::load(tl::ptr<const float>{&bx} + tl::arange<R>().col() * C + tl::arange<C>().row());
+    ascending = snap(tl::sort<1>(t));
+    descending = snap(tl::sort<1>(t, tl::descending));
+    down_columns = snap(tl::sort<0>(t));
+  });
+  auto bits = [](float v) { return std::isnan(v) ? 0x7fc00000u : std::bit_cast<std::uint32_t>(v); };
+  for (int r = 0; r < R; ++r) {
+    std::vector<float> row(x.begin() + r * C, x.begin() + (r + 1) * C);
+    std::stable_sort(row.begin(), row.end(), sorts_before);
+    for (int c = 0; c < C; ++c) {
+      INFO("row " << r << ", column " << c);
+      CHECK(bits(ascending.values[r * C + c]) == bits(row[c]));
+      CHECK(bits(descending.values[r * C + c]) == bits(row[C - 1 - c]));
+    }
+  }
+  for (int c = 0; c < C; ++c) {
+    const float a = x[c], b = x[C + c];
+    const bool swap = sorts_before(b, a);
+    CHECK(bits(down_columns.values[c]) == bits(swap ? b : a));
+    CHECK(bits(down_columns.values[C + c]) == bits(swap ? a : b));
+  }
+}
+
+TEST_CASE("argmax and argmin: the first extreme, NaN winning, along an axis or over the tile",
+          "[tl][argmax]") {
+  constexpr int R = 4, C = 8;
+  // Row 0: a tie between columns 2 and 6; row 1: NaN at 5 and 7; row 2: -0 and +0 tie at 0;
+  // row 3: all equal.
+  std::vector<float> x = {1, 2, 9, -4, 0, 3, 9, -4,         //
+                          1, 2, 3, 4, 5, NAN, 6, NAN,       //
+                          -0.0f, 0.0f, -1, -2, -3, -4, -5, -6,  //
+                          7, 7, 7, 7, 7, 7, 7, 7};
+  auto bx = input("x", x);
+  snapshot<int> row_max, row_min, col_max_kept, flat_max, flat_min;
+  run_one([&] {
+    auto t = tl::load(tl::ptr<const float>{&bx} + tl::arange<R>().col() * C + tl::arange<C>().row());
+    row_max = snap(tl::argmax<1>(t));
+    row_min = snap(tl::argmin<1>(t));
+    col_max_kept = snap(tl::argmax<0>(t, tl::keep_dims));
+    flat_max = snap(tl::argmax(t));
+    flat_min = snap(tl::argmin(tl::where(t == t, t, 0.0f)));
+  });
+  CHECK(row_max.values == std::vector<int>{2, 5, 0, 0});
+  CHECK(row_min.values == std::vector<int>{3, 5, 7, 0});
+  REQUIRE(col_max_kept.values.size() == C);
+  CHECK(col_max_kept.values == std::vector<int>{3, 3, 0, 3, 3, 1, 0, 1});
+  CHECK(flat_max.values == std::vector<int>{C + 5});  // the first NaN, row-major
+  CHECK(flat_min.values == std::vector<int>{2 * C + 7});
 }

@@ -69,6 +69,7 @@ concept backend_hooks_for =
       backend::template reduce<op::add, 0, false>(x, loc);
       backend::template reduce<op::maximum, 0, true>(x, loc);
       backend::template reduce_all<op::minimum>(x, loc);
+      { backend::template partner_lanes<0, 3>(x, loc) } -> std::convertible_to<tile<T, 16>>;
       backend::print("x", x, detail::mask_operand(detail::no_mask{}), loc);
       // A pipelined range keeps the backend's bookkeeping of its copies in flight.
       requires std::is_class_v<backend::pipeline<2>>;

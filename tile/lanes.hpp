@@ -281,6 +281,28 @@ TL_COMPARISON(equal, a == b)
 TL_COMPARISON(not_equal, a != b)
 #undef TL_COMPARISON
 
+// The order tl::sort sorts by: a strict total order on values, so that a sorting network moves
+// every value and never duplicates one. Numbers by <, with -0 before +0 (< calls them equal) and
+// NaN after everything (< calls it unordered), as torch.sort orders them.
+struct sorts_before : no_poison {
+  template <class A, class B>
+  TL_FN bool operator()(A a, B b) const {
+    using C = lanes::common_t<A, B>;
+    if constexpr (std::is_floating_point_v<C> || is_half_v<C>) {
+      using F = std::conditional_t<is_half_v<C>, float, C>;  // halves compare exactly in float
+      const F x = static_cast<F>(a), y = static_cast<F>(b);
+      if (x != x) return false;
+      if (y != y) return true;
+      if (x == y) return std::signbit(x) && !std::signbit(y);
+      return x < y;
+    } else {
+      a = lanes::int32_operand(a, "a comparison");
+      b = lanes::int32_operand(b, "a comparison");
+      return a < b;
+    }
+  }
+};
+
 struct maximum : no_poison {
   template <class A, class B>
   TL_FN auto operator()(A a, B b) const {

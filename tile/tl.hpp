@@ -37,7 +37,10 @@
 #include "cuda/print.cuh"
 #endif
 
+#include "tile/arg_reduce.hpp"
 #include "tile/descriptor.hpp"
 #include "tile/ops.hpp"
 #include "tile/print.hpp"
+#include "tile/scan.hpp"
+#include "tile/sort.hpp"
 #include "tile/tile.hpp"

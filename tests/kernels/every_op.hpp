@@ -14,7 +14,7 @@ namespace test_kernels {
 template <int B0, int B1, int Warps = 4>
 struct EveryOp {
   static constexpr int num_warps = Warps;
-  static constexpr int slices = 18;
+  static constexpr int slices = 21;
   static constexpr int outputs = slices * B0 * B1 + 1;
 
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int n) const {
@@ -75,6 +75,20 @@ struct EveryOp {
     tl::store(slice(9), total + largest * smallest + count + tl::sum<0>(tl::max<1>(block)),
               in_range);
     tl::store(slice(10), tl::expand_dims<1>(tl::sum<1>(block > 0.0f)) + tl::expand_dims<0>(cols),
+              in_range);
+
+    // Scans, sorts and index reductions along each axis, forward and reverse, and a scan with
+    // a function of the kernel's own.
+    tl::store(slice(18), tl::cumsum<1>(block) + tl::cumsum<0>(block, tl::reverse) +
+                             tl::cumprod<1>(block * 0.5f) +
+                             tl::associative_scan<1>(
+                                 block, [](auto a, auto b) { return tl::maximum(a, b); }) -
+                             tl::cast<float>(tl::cumsum<0>(offs)),
+              in_range);
+    tl::store(slice(19), tl::sort<1>(block) + tl::sort<0>(block, tl::descending), in_range);
+    tl::store(slice(20), tl::cast<float>(tl::argmax<1>(block).col() * 100 +
+                                         tl::argmin<0>(block, tl::keep_dims) * 10 +
+                                         tl::argmax(block) - tl::argmin(row0)),
               in_range);
 
     // Declared tiles: construction, assignment, compound assignment, default construction.
