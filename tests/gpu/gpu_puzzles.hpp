@@ -20,7 +20,8 @@ namespace tp::gpu_tests {
 //   hold in 256 registers per thread (the blocked layout leaves one lane bit unused for its 8
 //   columns);
 // - outer-add's large block, 128 x 64, is a [64, 128] float tile: 256 registers per thread in
-//   one warp.
+//   one warp;
+// - paged-attention's large block, 64 positions of a head of up to 128, loads [64, 128] keys.
 // They run with 2 warps and more. The host emulation compiles only some block sizes with one
 // warp (runs_with_other_warps in kernels.inc), so only the GPU build meets this list.
 template <class Binding, class Blocks, int W>
@@ -28,7 +29,9 @@ inline constexpr bool fits_with_warps =
     W > 1 || !((std::is_same_v<Binding, bindings::matmul_int4> &&
                 std::is_same_v<Blocks, blocks<32, 16, 128>>) ||
                (std::is_same_v<Binding, bindings::outer_add> &&
-                std::is_same_v<Blocks, blocks<128, 64>>));
+                std::is_same_v<Blocks, blocks<128, 64>>) ||
+               (std::is_same_v<Binding, bindings::paged_attention> &&
+                std::is_same_v<Blocks, blocks<64, 128>>));
 
 // Calls f.template operator()<Binding>() for each puzzle built for the GPU whose number is
 // Remainder modulo Modulus (the GPU tests build their halves in two units).
