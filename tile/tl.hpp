@@ -37,6 +37,7 @@
 #include "cuda/print.cuh"
 #endif
 
+#include "tile/atomic.hpp"
 #include "tile/descriptor.hpp"
 #include "tile/ops.hpp"
 #include "tile/print.hpp"
