@@ -35,8 +35,9 @@ inline std::vector<unsigned char> bytes_of(const tensor& t) {
     unsigned char* at = bytes.data() + i * element_bytes(t.dtype);
     switch (t.dtype) {
       case dtype::int32: {
-        const std::int32_t v = poisoned || i >= t.ints.size() ? std::numeric_limits<std::int32_t>::min()
-                                                              : t.zeroed ? 0 : t.ints[i];
+        const std::int32_t v = t.zeroed ? 0
+                               : poisoned || i >= t.ints.size() ? std::numeric_limits<std::int32_t>::min()
+                                                                : t.ints[i];
         std::memcpy(at, &v, sizeof v);
         break;
       }

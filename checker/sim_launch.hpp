@@ -52,7 +52,7 @@ void from_half_bits(const std::vector<std::uint16_t>& bits, std::vector<float>& 
 // zeros the host wrote.
 inline tl::sim::buffer buffer_for(tensor& t, std::vector<std::uint16_t>& half_bits) {
   if (t.output && t.zeroed) {
-    std::fill(t.ints.begin(), t.ints.end(), 0);
+    if (t.dtype == dtype::int32) t.ints.assign(static_cast<std::size_t>(t.count()), 0);
     std::fill(t.values.begin(), t.values.end(), 0.0f);
   }
   const bool poisoned = t.output && !t.zeroed;

@@ -24,6 +24,7 @@ struct Atomics {
 
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, tl::ptr<int> counts,
                             int n) const {
+    const int bins = Atomics::bins;  // a copy: device code may not bind the member to a reference
     auto offs = tl::program_id(0) * B + tl::arange<B>();
     auto in = offs < n;
     auto v = tl::load(x + offs, in, 0.0f);
