@@ -107,7 +107,7 @@ void describe(puzzle_spec& s) {
   s.atol = 0;
   s.budgets = {each_element_read_at_most({"x"}, 1),
                atomics_per_program_at_most(
-                   "bins", "NB", [](const std::vector<int>& n) { return 1LL * n[1]; },
+                   "bins", "NB", [](const std::vector<int>& n, const std::vector<int>&) { return 1LL * n[1]; },
                    "a program counts its values first, then adds each bin's count once, not one "
                    "atomic per value")};
 }
