@@ -344,6 +344,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
         tensor t;
         t.name = ts.name;
         t.output = ts.output;
+        t.zeroed = ts.zeroed;
         t.shape = ts.shape(bound);
         t.dtype = ts.dtype_for(kernel);
         shapes.push_back(std::move(t));
@@ -400,7 +401,7 @@ puzzle_report check_puzzle(const puzzle_spec& spec, const check_options& options
             options.on_case({where, c, &spec.cases[c].sizes, &kernel.blocks, report.order, k});
           auto tensors = the_case.tensors;
           for (auto& t : tensors)
-            if (t.output) std::fill(t.values.begin(), t.values.end(), NAN);
+            if (t.output) std::fill(t.values.begin(), t.values.end(), t.zeroed ? 0.0f : NAN);
           const std::string error = launcher(request_for(spec, c, kernel, tensors));
           ++report.gpu_runs;
           if (!error.empty()) {

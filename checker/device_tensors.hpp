@@ -24,30 +24,33 @@ inline std::size_t byte_count(const tensor& t) {
 }
 
 // The tensor's elements in its dtype. An output goes in poisoned, so that an element the kernel
-// never writes cannot pass: NaN for the float dtypes, INT_MIN for int32.
+// never writes cannot pass: NaN for the float dtypes, INT_MIN for int32; a zeroed one
+// (tensor::zeroed) as zeros.
 inline std::vector<unsigned char> bytes_of(const tensor& t) {
   const auto n = static_cast<std::size_t>(t.count());
   std::vector<unsigned char> bytes(n * element_bytes(t.dtype));
   const float nan = std::numeric_limits<float>::quiet_NaN();
+  const bool poisoned = t.output && !t.zeroed;
   for (std::size_t i = 0; i < n; ++i) {
     unsigned char* at = bytes.data() + i * element_bytes(t.dtype);
     switch (t.dtype) {
       case dtype::int32: {
-        const std::int32_t v = t.output || i >= t.ints.size() ? std::numeric_limits<std::int32_t>::min()
-                                                               : t.ints[i];
+        const std::int32_t v = t.zeroed ? 0
+                               : poisoned || i >= t.ints.size() ? std::numeric_limits<std::int32_t>::min()
+                                                                : t.ints[i];
         std::memcpy(at, &v, sizeof v);
         break;
       }
       case dtype::float16:
       case dtype::bfloat16: {
-        const float f = t.output ? nan : t.values[i];
+        const float f = poisoned ? nan : t.zeroed ? 0.0f : t.values[i];
         const std::uint16_t h = t.dtype == dtype::float16 ? tl::half_bits::from_float(f)
                                                           : tl::half_bits::bfloat16_from_float(f);
         std::memcpy(at, &h, sizeof h);
         break;
       }
       default: {
-        const float f = t.output ? nan : t.values[i];
+        const float f = poisoned ? nan : t.zeroed ? 0.0f : t.values[i];
         std::memcpy(at, &f, sizeof f);
       }
     }

@@ -33,6 +33,9 @@ struct tensor {
   bool output = false;
   tp::dtype dtype = tp::dtype::float32;
   std::vector<std::int32_t> ints = {};  // int32 tensors
+  // An output that the host zeroes before the launch (torch.zeros in Triton's tutorials), for a
+  // kernel whose atomics add into it: it starts as zeros on both backends instead of poisoned.
+  bool zeroed = false;
 
   long long count() const {
     long long n = 1;

@@ -34,6 +34,7 @@ case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uin
     tensor x;
     x.name = ts.name;
     x.output = ts.output;
+    x.zeroed = ts.zeroed;
     x.shape = ts.shape(the_case.sizes);
     x.dtype = ts.dtype.value_or(kernel_dtype);
     const auto count = static_cast<std::size_t>(x.count());

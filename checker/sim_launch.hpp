@@ -48,23 +48,29 @@ void from_half_bits(const std::vector<std::uint16_t>& bits, std::vector<float>& 
 }
 
 // A checked buffer over a tensor's values in its own dtype. Outputs start as NaN (floats) and
-// never_written in the shadow state, whatever their dtype.
+// never_written in the shadow state, whatever their dtype; a zeroed output (tensor::zeroed) as
+// zeros the host wrote.
 inline tl::sim::buffer buffer_for(tensor& t, std::vector<std::uint16_t>& half_bits) {
+  if (t.output && t.zeroed) {
+    if (t.dtype == dtype::int32) t.ints.assign(static_cast<std::size_t>(t.count()), 0);
+    std::fill(t.values.begin(), t.values.end(), 0.0f);
+  }
+  const bool poisoned = t.output && !t.zeroed;
   switch (t.dtype) {
     case dtype::int32:
       t.ints.resize(static_cast<std::size_t>(t.count()));
-      return {t.name, t.shape, "int32", sizeof(std::int32_t), t.ints.data(), !t.output};
+      return {t.name, t.shape, "int32", sizeof(std::int32_t), t.ints.data(), !poisoned};
     case dtype::float16:
     case dtype::bfloat16: {
-      if (t.output) std::fill(t.values.begin(), t.values.end(), std::numeric_limits<float>::quiet_NaN());
+      if (poisoned) std::fill(t.values.begin(), t.values.end(), std::numeric_limits<float>::quiet_NaN());
       if (t.dtype == dtype::float16) to_half_bits<tl::float16>(t.values, half_bits);
       else to_half_bits<tl::bfloat16>(t.values, half_bits);
       return {t.name, t.shape, dtype_name(t.dtype), sizeof(std::uint16_t), half_bits.data(),
-              !t.output};
+              !poisoned};
     }
     default:
-      if (t.output) std::fill(t.values.begin(), t.values.end(), std::numeric_limits<float>::quiet_NaN());
-      return {t.name, t.shape, "float32", sizeof(float), t.values.data(), !t.output};
+      if (poisoned) std::fill(t.values.begin(), t.values.end(), std::numeric_limits<float>::quiet_NaN());
+      return {t.name, t.shape, "float32", sizeof(float), t.values.data(), !poisoned};
   }
 }
 

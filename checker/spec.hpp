@@ -67,6 +67,10 @@ struct tensor_spec {
   // instead of fill_ints where set.
   std::function<void(std::vector<std::int32_t>& values, const std::vector<int>& sizes, rng& random)>
       fill_ints_for_sizes = nullptr;
+  // An output that starts as zeros rather than poisoned (the host zeroes it before the launch,
+  // as torch.zeros): for kernels whose atomics accumulate into it (tl::atomic_add). Last, so
+  // that the specs' aggregate initializers stay as they are.
+  bool zeroed = false;
 
   tp::dtype dtype_for(const kernel_entry& kernel) const { return dtype.value_or(kernel.dtype); }
 };

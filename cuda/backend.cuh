@@ -15,6 +15,7 @@
 //   cuda/operand_stages.cuh  the same for dot's 16-bit operands: cp.async into dot's swizzled rows
 //   cuda/mma.cuh           dot on the tensor cores (tl::tf32, float16, bfloat16): mma.sync, ldmatrix, swizzled shared memory
 //   cuda/descriptor.cuh    tensor descriptors' blocks
+//   cuda/atomic.cuh        atomics: one atomic instruction per lane, old values to every copy
 //
 // The warps per program are a compile-time constant of the translation unit (TL_NUM_WARPS, part
 // of the inline namespace, tile/config.hpp): a kernel is built in the unit whose warp count is
@@ -26,6 +27,7 @@
 #include <source_location>
 #include <type_traits>
 
+#include "cuda/atomic.cuh"
 #include "cuda/convert.cuh"
 #include "cuda/descriptor.cuh"
 #include "cuda/dot.cuh"

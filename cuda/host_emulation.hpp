@@ -315,6 +315,42 @@ inline void tensor_map_build(void* staging, void* map, const void* fields, std::
 
 inline void __syncthreads() { tl::emulation::this_block().barrier(); }
 
+// CUDA's atomics on 32-bit words, as GCC's builtins (compare-and-swap loops where GCC 12 has none) (tl's atomics, cuda/atomic.cuh, use these;
+// the float add is the CAS loop that computes what the GPU's red.add.f32 does for one order).
+inline int atomicAdd(int* at, int v) { return __atomic_fetch_add(at, v, __ATOMIC_RELAXED); }
+inline int atomicMax(int* at, int v) {
+  int old = __atomic_load_n(at, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(at, &old, old < v ? v : old, false, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+inline int atomicMin(int* at, int v) {
+  int old = __atomic_load_n(at, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(at, &old, v < old ? v : old, false, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+  return old;
+}
+inline int atomicExch(int* at, int v) { return __atomic_exchange_n(at, v, __ATOMIC_RELAXED); }
+inline int atomicCAS(int* at, int expected, int desired) {
+  __atomic_compare_exchange_n(at, &expected, desired, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return expected;  // the old value, whether or not it matched
+}
+inline float atomicExch(float* at, float v) {
+  float old;
+  __atomic_exchange(at, &v, &old, __ATOMIC_RELAXED);
+  return old;
+}
+inline float atomicAdd(float* at, float v) {
+  float old;
+  __atomic_load(at, &old, __ATOMIC_RELAXED);
+  float sum = old + v;
+  while (!__atomic_compare_exchange(at, &old, &sum, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    sum = old + v;
+  return old;
+}
+
 namespace tl::emulation {
 // Every thread of a block calls each shuffle (kernel code is uniform), so a block-wide exchange
 // at a barrier is a warp's. Two sets of slots, used in turn: a thread writes the next shuffle's

@@ -21,10 +21,12 @@
 //   simulator/dot_tiles.hpp     dot of data tiles (its arithmetic: simulator/dot.hpp)
 //   simulator/prefetch.hpp      a pipelined tl::range, and its copies ahead replayed and checked
 //   simulator/descriptor.hpp    tensor descriptors' blocks
+//   simulator/atomic.hpp        atomics, lane after lane, and their races with plain accesses
 #pragma once
 
 #include <source_location>
 
+#include "simulator/atomic.hpp"
 #include "simulator/context.hpp"
 #include "simulator/descriptor.hpp"
 #include "simulator/dot_tiles.hpp"

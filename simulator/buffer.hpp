@@ -19,6 +19,9 @@ struct buffer_counters {
   long long store_bytes = 0;
   long long masked_loads = 0;     // lanes a mask switched off
   long long masked_stores = 0;
+  // Active lanes of atomics (tl::atomic_add and the others). Each also counts as one load and
+  // one store above: an atomic reads the element and writes it back.
+  long long atomics = 0;
   long long max_program_loads = 0;   // the most lanes any one program loaded
   long long max_program_stores = 0;
   int max_element_reads = 0;         // the most times any one element was loaded
@@ -73,6 +76,30 @@ class buffer {
   // By kernel line, in the order the lines first ran: one entry per line that loads or stores.
   std::vector<line_accesses> by_line;
   void count_line(const std::source_location& loc, bool stores, long long lanes);
+
+  // Which programs updated each element with an atomic in this launch, for the race checks
+  // between an atomic and a plain load or store (atomics alone never race). Empty until the
+  // first atomic on the buffer, so buffers no atomic touches pay nothing.
+  struct atomic_updaters {
+    int last = -1;     // the program that made the last atomic on the element, or -1
+    int earlier = -1;  // another program that made one before `last`, or -1
+  };
+  std::vector<atomic_updaters> atomic_state;
+  bool atomics_used() const { return !atomic_state.empty(); }
+  // Another program than `me` that updated element `offset` atomically in this launch, or -1.
+  int atomic_by_other(long long offset, int me) const {
+    if (atomic_state.empty()) return -1;
+    const auto& a = atomic_state[static_cast<std::size_t>(offset)];
+    return a.last == me ? a.earlier : a.last;
+  }
+  void note_atomic(long long offset, int me) {
+    if (atomic_state.empty()) atomic_state.resize(static_cast<std::size_t>(count_));
+    auto& a = atomic_state[static_cast<std::size_t>(offset)];
+    if (a.last != me) {
+      if (a.last >= 0) a.earlier = a.last;
+      a.last = me;
+    }
+  }
 
   void end_program();
   long long unwritten_count() const;

@@ -231,6 +231,16 @@ void access_check::raise() const {
       {kind::race_read_write, "elements another program touched in this launch",
        "Programs of one launch run in any order, so one program may not read what another "
        "writes (or write what another read)."},
+      {kind::race_write_write, "elements that a plain store and an atomic of two programs both write",
+       "An atomic and a plain tl::store of another program met on one element in this launch: "
+       "atomics are ordered only among themselves, so the store may land before or after them "
+       "on the GPU. Update the element with atomics only (tl::atomic_xchg in place of the "
+       "store), or leave it to one program."},
+      {kind::race_read_write, "elements that a plain load and an atomic of two programs both touch",
+       "An atomic and a plain tl::load of another program met on one element in this launch: "
+       "programs run in any order, so the load may see the element before or after the "
+       "atomics. Use the value the atomic returns (the element before it), or read the "
+       "result in a later launch."},
   };
   const wording& w = words[first];
 
@@ -274,7 +284,7 @@ void access_check::raise() const {
                                            : "")
       << poison_cause(origin_);
   else if (first == outside && masked_)
-    s << "  This " << (verb_[0] == 's' ? "store" : "load")
+    s << "  This " << (verb_[0] == 's' ? "store" : verb_[0] == 'a' ? "atomic" : "load")
       << " has a mask, and it lets these lanes through. Is its bound right (`offsets < N`, not "
          "`<=`)? Is it built from the same offsets as the pointers, on every axis they use?";
   else

@@ -84,6 +84,8 @@ class access_check {
     duplicate,       // two active lanes of one store on one element
     race_ww,         // writing an element another program wrote
     race_rw,         // reading/writing an element another program wrote/read
+    atomic_ww,       // a plain store and an atomic of two programs on one element
+    atomic_rw,       // a plain load and an atomic of two programs on one element
     problem_count
   };
 

@@ -127,6 +127,8 @@ void dry_access(const PE& pe, const MaskE& m, const sim::buffer& buf, const char
 template <class Elem, class S, bool has_other, class PE, class MaskE, class OtherE>
 bool load_in_bulk(const PE& pe, const MaskE& m, const OtherE& o, sim::buffer& buf, int me,
                   backend::data_tile<Elem, S>& out, bool& maybe_poison) {
+  // An element atomics updated: the lane-by-lane load checks each lane against them.
+  if (buf.atomics_used()) return false;
   tile_access<S> access;
   try {
     if (!gather(pe, m, buf, access)) return false;
@@ -242,6 +244,7 @@ inline bool runs_disjoint(const long long* starts, long long rows, long long n) 
 // The bulk store; false, with nothing changed, when the lane-by-lane store must run instead.
 template <class Elem, class S, class PE, class V, class MaskE>
 bool store_in_bulk(const PE& pe, const V& v, const MaskE& m, sim::buffer& buf, int me) {
+  if (buf.atomics_used()) return false;
   tile_access<S> access;
   store_values<Elem, S, V> values;
   try {
@@ -328,6 +331,9 @@ void load_lane_by_lane(const PE& pe, const MaskE& m, const OtherE& o, sim::buffe
     }
     if (w >= 0 && w != me) check.add(check.race_rw, i, p.c, off, "written by program " +
                                      sim::program_string(w) + " in this launch");
+    if (const int a = buf->atomic_by_other(off, me); a >= 0)
+      check.add(check.atomic_rw, i, p.c, off, "updated by an atomic of program " +
+                                                  sim::program_string(a) + " in this launch");
     ++buf->counters.loads;
     ++buf->program_loads;
     buf->shadow.read(&off, 1, 1, me, buf->counters.max_element_reads,
@@ -453,6 +459,11 @@ void store_lane_by_lane(const PE& pe, const V& v, const MaskE& m, sim::buffer* b
     const int w = shadow.writer;
     if (w >= 0 && w != me) {
       check.add(check.race_ww, i, p.c, off, "already written by program " + sim::program_string(w));
+      return;
+    }
+    if (const int a = buf->atomic_by_other(off, me); a >= 0) {
+      check.add(check.atomic_ww, i, p.c, off, "updated by an atomic of program " +
+                                                  sim::program_string(a) + " in this launch");
       return;
     }
     // The last reader, or when that is this program, another program that read it before.

@@ -26,6 +26,9 @@ std::string poison_cause(const poison_origin& origin) {
   if (what == "a tl::tile declared without a value")
     return from + ". Give it a value where it is declared (tl::tile<float, B> acc = 0.0f;), or "
                   "assign it before it is used.";
+  if (what == "the masked-off lanes of an atomic")
+    return from + ": an atomic returns no old value where its mask is off (the GPU gives 0 "
+                  "there). Use its result under the same mask as the atomic.";
   if (what.rfind("an integer", 0) == 0)
     return from + " (the GPU gives 0 there). Keep zero divisors out with a mask or tl::where.";
   return "Poison comes from lanes a masked load switched off with no `other`, or from a tl::tile "

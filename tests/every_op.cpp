@@ -56,6 +56,7 @@ TEST_CASE("a kernel that uses every tl operation runs clean in the simulator", "
     const double others = 1 / (1 + std::exp(-v)) + std::tanh(v) + std::erf(v) + std::log1p(a) +
                           std::pow(a, 1.5) + std::exp2(v) + 1 / (1 + std::exp(-i * 0.125));
     CHECK(slice(17, i) == Approx(others).epsilon(1e-6));
+    CHECK(slice(21, i) == std::max(2 * x[i], 3 * x[i]));  // the atomics' chain
   }
   CHECK(z[kernel::slices * N] == 5.0f);
 

@@ -2,6 +2,8 @@
 // what the checker counted while it ran them is what the kernel really does.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -40,7 +42,12 @@ void check_generic_counters(const tp::puzzle_spec& spec, const tp::puzzle_report
     const tp::dtype d = ts.dtype_for(spec.kernels.back());
     const long long element_bytes = d == tp::dtype::float16 || d == tp::dtype::bfloat16 ? 2 : 4;
     CHECK(c.bytes == element_bytes * (c.loads + c.stores));
-    if (ts.output) {
+    if (ts.output && ts.zeroed) {
+      // Accumulated into with atomics (it starts as zeros): each active lane of an atomic is one
+      // load and one store of its element.
+      CHECK(c.loads == c.stores);
+      CHECK(c.stores >= 1);
+    } else if (ts.output) {
       // Each output element is written exactly once and never read back.
       CHECK(c.stores == element_count(ts.shape(report.sizes)));
       CHECK(c.loads == 0);
@@ -238,6 +245,12 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(counters_named(report, "ids").loads == N0);
     CHECK(counters_named(report, "table").loads == N0 * D);  // one row per id, ids repeat
     CHECK(counters_named(report, "out").stores == N0 * D);
+  } else if (spec.id == "histogram") {
+    const long long N0 = n[0], NB = n[1], B0 = b[0];
+    CHECK(counters_named(report, "x").loads == N0);
+    // One atomic per bin that a program's values hit: at most one per value and one per bin.
+    const long long programs = ceil_div(N0, B0);
+    CHECK(counters_named(report, "bins").stores <= programs * std::min(NB, B0));
   } else if (spec.id == "layer-norm-backward") {
     const long long N0 = n[0], D = n[1], G = n[2];
     for (const char* name : {"x", "dy"}) {

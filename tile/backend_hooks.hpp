@@ -81,8 +81,25 @@ concept backend_dot_for = requires(const tile<T, 16, 16>& a, const std::source_l
   backend::template dot<16, 16, 16, ieee_t>(a, a, zeros<float, 16, 16>(), loc);
 };
 
+// The atomics' hook (tile/atomic.hpp), for the element types they take, with each operation.
+template <class T>
+concept backend_atomic_for = requires(ptr<T> p, const tile<T, 16>& x,
+                                      const std::source_location& loc) {
+  { backend::template atomic<atomic_op::add, T, shape<16>>(
+        as_ptr_expr(p + arange<16>()), x, x, detail::mask_operand(arange<16>() < 8), loc) }
+      -> std::convertible_to<tile<T, 16>>;
+  backend::template atomic<atomic_op::max, T, shape<16>>(
+      as_ptr_expr(p + arange<16>()), x, x, detail::mask_operand(detail::no_mask{}), loc);
+  backend::template atomic<atomic_op::min, T, shape<16>>(
+      as_ptr_expr(p + arange<16>()), x, x, detail::mask_operand(detail::no_mask{}), loc);
+  backend::template atomic<atomic_op::xchg, T, shape<16>>(
+      as_ptr_expr(p + arange<16>()), x, x, detail::mask_operand(detail::no_mask{}), loc);
+  backend::template atomic<atomic_op::cas, T, shape<16>>(
+      as_ptr_expr(p + arange<16>()), x, x, detail::mask_operand(detail::no_mask{}), loc);
+};
+
 template <class = void>
-concept tile_backend = backend_hooks_for<float> && backend_hooks_for<int> &&
+concept tile_backend = backend_atomic_for<float> && backend_atomic_for<int> && backend_hooks_for<float> && backend_hooks_for<int> &&
                        backend_hooks_for<float16> && backend_hooks_for<bfloat16> &&
                        backend_dot_for<float> && backend_dot_for<float16> &&
                        backend_dot_for<bfloat16> && requires(const tile<float, 16, 16>& a) {

@@ -38,6 +38,7 @@
 #endif
 
 #include "tile/arg_reduce.hpp"
+#include "tile/atomic.hpp"
 #include "tile/descriptor.hpp"
 #include "tile/ops.hpp"
 #include "tile/print.hpp"

@@ -347,6 +347,27 @@ budget loads_in_all_at_most(std::string name, std::string bound_name,
   return b;
 }
 
+budget atomics_per_program_at_most(
+    std::string name, std::string bound_name,
+    std::function<long long(const std::vector<int>& sizes, const std::vector<int>& blocks)>
+        per_program,
+    std::string why) {
+  budget b;
+  b.description = "at most " + bound_name + " atomics on " + name + " per program (" + why + ")";
+  b.check = [name, bound_name, per_program](const run_facts& f) -> std::optional<std::string> {
+    const auto& buf = f.buffer(name);
+    const long long programs = 1LL * f.grid[0] * f.grid[1] * f.grid[2];
+    const long long allowed = programs * per_program(f.sizes, f.blocks);
+    if (buf.counters.atomics <= allowed) return std::nullopt;
+    const std::string lines = lines_that_access(buf, true, false);
+    return "the atomics on " + name + " had " + std::to_string(buf.counters.atomics) +
+           " active lanes in all, at most " + bound_name + " per program = " +
+           std::to_string(allowed) + " for " + plural(programs, "program", "programs") +
+           " allowed." + (lines.empty() ? "" : " By line: " + lines + ".");
+  };
+  return b;
+}
+
 void describe_long_softmax(puzzle_spec& s, int passes) {
   s.summary = "z = softmax(x) along each row of x[N0, T]; B0 rows per program, B1 columns per step";
   s.size_names = {"N0", "T"};

@@ -132,6 +132,14 @@ budget each_element_written_at_most(std::vector<std::string> names, int times);
 budget loads_in_all_at_most(std::string name, std::string bound_name,
                             std::function<long long(const std::vector<int>& sizes)> bound,
                             std::string why);
+// The atomics on the named buffer (their active lanes), over the whole launch, number at most
+// `per_program(sizes, blocks)` for each program of the grid: `bound_name` says what that is
+// ("NB") and `why` why (a histogram's program adds its counts to each bin once).
+budget atomics_per_program_at_most(
+    std::string name, std::string bound_name,
+    std::function<long long(const std::vector<int>& sizes, const std::vector<int>& blocks)>
+        per_program,
+    std::string why);
 // No program loads any one element of each named buffer more than `times` times.
 budget each_program_reads_each_element_at_most(std::vector<std::string> names, int times);
 

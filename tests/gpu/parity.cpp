@@ -130,7 +130,18 @@ test_setup setup_for(const std::string& name) {
     s.tensors.push_back({tensor, {static_cast<long long>(values.size())}, std::move(values), output});
   };
   (void)name;
-  if constexpr (requires { Kernel::functions; }) {  // tests/kernels/math.hpp
+  if constexpr (requires { Kernel::counts_size(1); }) {  // tests/kernels/atomics.hpp
+    // Three programs, the last with a tail of 3; whole numbers from -5 to 5, so that every sum is
+    // exact in any order.
+    const int n = 3 * Kernel::block - 3;
+    std::vector<float> x(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>((i * 7) % 11 - 5);
+    add("x", x, false);
+    add("z", std::vector<float>(static_cast<std::size_t>(Kernel::z_size(n))), true);
+    s.tensors.push_back({"counts", {Kernel::counts_size(n)}, {}, true, tp::dtype::int32});
+    for (auto* t : {&s.tensors[1], &s.tensors[2]}) t->zeroed = true;
+    s.sizes = {n};
+  } else if constexpr (requires { Kernel::functions; }) {  // tests/kernels/math.hpp
     const auto in = test_kernels::math::make_inputs();
     add("a", in.a, false);
     add("b", in.b, false);
@@ -306,6 +317,7 @@ TEST_CASE("kernels that use every tl operation and every layout conversion give 
     if (std::string(name).rfind("semantics", 0) == 0) return;
     if constexpr (requires { typename Kernel::element; }) return;  // bit for bit, below
     if constexpr (requires { Kernel::functions; }) return;         // bit for bit, below
+    if constexpr (requires { Kernel::counts_size(1); }) return;    // across programs, below
     const auto wrong = compare_with_simulator<Kernel>(name);
     for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
@@ -463,4 +475,52 @@ TEST_CASE("blocks moved through tensor descriptors give the simulator's bits: ze
     CHECK(wrong.empty());
   }));
   CHECK(kernels == 3);
+}
+
+TEST_CASE("atomics of several programs give the simulator's results: sums, maxima and minima with "
+          "NaN, counts, exchanges, compare-and-swap and the old values",
+          "[gpu][atomics]") {
+  int kernels = 0;
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
+    if constexpr (requires { Kernel::counts_size(1); }) {
+      ++kernels;
+      auto sim = setup_for<Kernel>(name);
+      auto gpu = sim;
+      tp::launch_request request;
+      request.grid = {3, 1, 1};
+      request.sizes = sim.sizes;
+      request.tensors = &sim.tensors;
+      const auto run = tp::sim_launch<Kernel>(request, {});
+      INFO(name);
+      INFO((run.result.error ? run.result.error->message : std::string()));
+      REQUIRE_FALSE(run.result.error.has_value());
+      request.tensors = &gpu.tensors;
+      const std::string error = kernels_under_test().tests.at(name)(request);
+      INFO(error);
+      REQUIRE(error.empty());
+      std::vector<std::string> wrong;
+      const auto& want = sim.tensors[1].values;
+      const auto& got = gpu.tensors[1].values;
+      for (std::size_t i = 0; i < want.size() && wrong.size() < 8; ++i)
+        if (!close(got[i], want[i])) {
+          std::ostringstream m;
+          m << "z[" << i << "] is " << got[i] << " on " << under_test << ", " << want[i]
+            << " in the simulator";
+          wrong.push_back(m.str());
+        }
+      const auto& want_counts = sim.tensors[2].ints;
+      const auto& got_counts = gpu.tensors[2].ints;
+      for (std::size_t i = 0; i < want_counts.size() && wrong.size() < 16; ++i)
+        if (got_counts[i] != want_counts[i]) {
+          std::ostringstream m;
+          m << "counts[" << i << "] is " << got_counts[i] << " on " << under_test << ", "
+            << want_counts[i] << " in the simulator";
+          wrong.push_back(m.str());
+        }
+      for (const auto& w : wrong) UNSCOPED_INFO(w);
+      CHECK(wrong.empty());
+    }
+  }));
+  CHECK(kernels == 4);
 }

@@ -3,6 +3,7 @@
 // side (tests/gpu/parity.cpp) and the GPU side (tests/gpu/kernels.inc) use the same list.
 #pragma once
 
+#include "tests/kernels/atomics.hpp"
 #include "tests/kernels/descriptor.hpp"
 #include "tests/kernels/dot.hpp"
 #include "tests/kernels/dot_precision.hpp"
@@ -36,7 +37,7 @@ struct stores_nothing<void(Params...), Warps> {
 };
 
 // Every elementwise operation, the semantics cases, the math functions, vector runs, reshapes,
-// transposes and 16-bit operations.
+// transposes, 16-bit operations and atomics.
 template <class F>
 void for_each_elementwise_kernel(F&& f) {
   f.template operator()<test_kernels::EveryOp<4, 8, 4>>("every_op<4, 8>, 4 warps");
@@ -63,6 +64,12 @@ void for_each_elementwise_kernel(F&& f) {
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 256, 4>>("half bfloat16<256>, 4 warps");
   f.template operator()<test_kernels::HalfOps<tl::float16, 64, 1>>("half float16<64>, 1 warp");
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 512, 8>>("half bfloat16<512>, 8 warps");
+  // Atomics across programs; 16 lanes on 4 warps and 256 on 8 replicate the tile over threads,
+  // whose old values then reach every copy through shared memory.
+  f.template operator()<test_kernels::Atomics<16, 4>>("atomics<16>, 4 warps");
+  f.template operator()<test_kernels::Atomics<64, 4>>("atomics<64>, 4 warps");
+  f.template operator()<test_kernels::Atomics<32, 1>>("atomics<32>, 1 warp");
+  f.template operator()<test_kernels::Atomics<256, 8>>("atomics<256>, 8 warps");
 }
 
 // Layout conversions.

@@ -14,7 +14,7 @@ namespace test_kernels {
 template <int B0, int B1, int Warps = 4>
 struct EveryOp {
   static constexpr int num_warps = Warps;
-  static constexpr int slices = 21;
+  static constexpr int slices = 22;
   static constexpr int outputs = slices * B0 * B1 + 1;
 
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int n) const {
@@ -119,6 +119,16 @@ struct EveryOp {
     auto prod = tl::dot(a, a, tl::zeros<float, 16, 16>()) + tl::dot(a, a) +
                 tl::dot(a, a, tl::zeros<float, 16, 16>(), tl::tf32) + tl::dot(a, a, tl::tf32);
     tl::store(slice(15), tl::sum(prod) * 0.0f + 1.0f, in_range);
+
+    // Atomics, on elements this program stored first with the same lanes (tests/atomics.cpp and
+    // tests/kernels/atomics.hpp test them across programs). Each step's old value feeds the next,
+    // so a wrong one changes the end value, max(2x, 3x).
+    tl::store(slice(21), block, in_range);
+    auto before = tl::atomic_add(slice(21), block, in_range);           // 2x; returns x
+    auto prev = tl::atomic_max(slice(21), before * 3.0f, in_range);      // max(2x, 3x); returns 2x
+    tl::atomic_min(slice(21), 100.0f + prev - before * 2.0f, in_range);  // min with 100: the same
+    auto now = tl::atomic_xchg(slice(21), block, in_range);               // x; returns max(2x, 3x)
+    tl::atomic_cas(slice(21), block, now, in_range);                      // x matches: max(2x, 3x)
   }
 };
 

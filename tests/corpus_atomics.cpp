@@ -1,0 +1,228 @@
+// The corpus (tests/corpus.hpp) for the puzzles that need atomics: 28 histogram, 29
+// split-k-matmul. Each wrong kernel
+// below is a mistake that reads as right, and each fails on every seed with the kind beside its
+// line at the bottom; the twins pass, written differently from the reference solutions.
+#include <catch2/catch.hpp>
+
+#include "check_as_puzzle.hpp"
+#include "checker/specs/histogram.hpp"
+#include "checker/specs/split_k_matmul.hpp"
+#include "corpus.hpp"
+
+namespace wrong {
+
+// ---- histogram ----
+
+// The counts made in the program, then added to the bins with a plain load and store: a
+// read-modify-write that another program may interleave with (on a GPU its counts are lost).
+template <int B0, int B1>
+struct HistogramPlainLoadAndStore {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const int> x, tl::ptr<int> bins, int N0, int NB) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto values = tl::load(x + offsets, offsets < N0, -1);
+    for (int start = 0; start < NB; start += B1) {
+      auto bin = start + tl::arange<B1>();
+      auto counts = tl::sum<0>(values.col() == bin.row());
+      auto mask = bin < NB;
+      tl::store(bins + bin, tl::load(bins + bin, mask) + counts, mask);
+    }
+  }
+};
+
+// One atomic per value at the value's own bin, without a bound: a value outside [0, NB) adds
+// outside the bins.
+template <int B0, int B1>
+struct HistogramBinsUnchecked {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const int> x, tl::ptr<int> bins, int N0, int NB) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto in_range = offsets < N0;
+    auto values = tl::load(x + offsets, in_range);
+    tl::atomic_add(bins + values, 1, in_range);
+  }
+};
+
+// The lanes past N0 loaded as 0, the usual `other`: each counts into bin 0.
+template <int B0, int B1>
+struct HistogramTailCountedInBinZero {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const int> x, tl::ptr<int> bins, int N0, int NB) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto values = tl::load(x + offsets, offsets < N0, 0);
+    for (int start = 0; start < NB; start += B1) {
+      auto bin = start + tl::arange<B1>();
+      tl::atomic_add(bins + bin, tl::sum<0>(values.col() == bin.row()), bin < NB);
+    }
+  }
+};
+
+// Right counts, one atomic per value (bounds checked): every program queues on the busiest bin.
+template <int B0, int B1>
+struct HistogramOneAtomicPerValue {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const int> x, tl::ptr<int> bins, int N0, int NB) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto in_range = offsets < N0;
+    auto values = tl::load(x + offsets, in_range, -1);
+    tl::atomic_add(bins + values, 1, in_range & (values >= 0) & (values < NB));
+  }
+};
+
+// The program's counts exchanged into the bins rather than added: the last program's count wins.
+template <int B0, int B1>
+struct HistogramCountsExchanged {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const int> x, tl::ptr<int> bins, int N0, int NB) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto values = tl::load(x + offsets, offsets < N0, -1);
+    for (int start = 0; start < NB; start += B1) {
+      auto bin = start + tl::arange<B1>();
+      auto counts = tl::sum<0>(values.col() == bin.row());
+      tl::atomic_xchg(bins + bin, counts, (bin < NB) & (counts > 0));
+    }
+  }
+};
+
+// ---- split-k-matmul ----
+
+// The partial tile stored, as a plain matmul stores its tile: the SPLIT_K programs of a tile
+// write the same elements, and the last one's slice of K is all that stays.
+template <int BM, int BN, int BK, int SPLIT_K>
+struct SplitKStoresItsPartial {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
+                            int M, int N, int K) const {
+    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
+    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
+    tl::tile<float, BM, BN> partial = 0.0f;
+    for (int k = tl::program_id(2) * BK; k < K; k += BK * SPLIT_K) {
+      auto ks = k + tl::arange<BK>();
+      partial = tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f),
+                        tl::load(b + ks.col() * N + cols.row(), (ks < K).col() & (cols < N).row(), 0.0f),
+                        partial);
+    }
+    tl::store(c + rows.col() * N + cols.row(), partial, (rows < M).col() & (cols < N).row());
+  }
+};
+
+// Every program of a tile multiplies all of K: the product, SPLIT_K times over.
+template <int BM, int BN, int BK, int SPLIT_K>
+struct SplitKEveryProgramAllOfK {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
+                            int M, int N, int K) const {
+    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
+    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
+    tl::tile<float, BM, BN> partial = 0.0f;
+    for (int k = 0; k < K; k += BK) {
+      auto ks = k + tl::arange<BK>();
+      partial = tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f),
+                        tl::load(b + ks.col() * N + cols.row(), (ks < K).col() & (cols < N).row(), 0.0f),
+                        partial);
+    }
+    tl::atomic_add(c + rows.col() * N + cols.row(), partial, (rows < M).col() & (cols < N).row());
+  }
+};
+
+// Right sums, each block's product added to c as soon as it is made: an atomic per step.
+template <int BM, int BN, int BK, int SPLIT_K>
+struct SplitKAtomicEveryStep {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
+                            int M, int N, int K) const {
+    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
+    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
+    auto mask = (rows < M).col() & (cols < N).row();
+    for (int k = tl::program_id(2) * BK; k < K; k += BK * SPLIT_K) {
+      auto ks = k + tl::arange<BK>();
+      auto product = tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f),
+                             tl::load(b + ks.col() * N + cols.row(), (ks < K).col() & (cols < N).row(), 0.0f));
+      tl::atomic_add(c + rows.col() * N + cols.row(), product, mask);
+    }
+  }
+};
+
+// Contiguous slices of K / SPLIT_K columns, rounded down: the columns past SPLIT_K slices are
+// nobody's.
+template <int BM, int BN, int BK, int SPLIT_K>
+struct SplitKSlicesRoundedDown {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
+                            int M, int N, int K) const {
+    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
+    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
+    const int length = K / SPLIT_K;
+    const int begin = tl::program_id(2) * length, end = begin + length;
+    tl::tile<float, BM, BN> partial = 0.0f;
+    for (int k = begin; k < end; k += BK) {
+      auto ks = k + tl::arange<BK>();
+      auto in_slice = ks < end;
+      partial = tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & in_slice.row(), 0.0f),
+                        tl::load(b + ks.col() * N + cols.row(), in_slice.col() & (cols < N).row(), 0.0f),
+                        partial);
+    }
+    tl::atomic_add(c + rows.col() * N + cols.row(), partial, (rows < M).col() & (cols < N).row());
+  }
+};
+
+}  // namespace wrong
+
+namespace twin {
+
+// The plain load and store's twin: the same counts, added with an atomic, the blocks of bins
+// walked from the last to the first, and every bin of a block added (zeros too).
+template <int B0, int B1>
+struct HistogramAtomicFromTheLastBins {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const int> x, tl::ptr<int> bins, int N0, int NB) const {
+    auto offsets = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto in_range = offsets < N0;
+    auto values = tl::load(x + offsets, in_range, 0);
+    auto counted = in_range & (values >= 0) & (values < NB);
+    for (int start = (NB - 1) / B1 * B1; start >= 0; start -= B1) {
+      auto bin = start + tl::arange<B1>();
+      auto hit = (values.col() == bin.row()) & counted.col();
+      tl::atomic_add(bins + bin, tl::sum<0>(tl::where(hit, 1, 0)), bin < NB);
+    }
+  }
+};
+
+// Contiguous slices rather than interleaved blocks: slice z is blocks z * per .. z * per + per - 1
+// of the cdiv(K, BK) blocks, per = cdiv(blocks, SPLIT_K), so that the last slice may be short or
+// empty.
+template <int BM, int BN, int BK, int SPLIT_K>
+struct SplitKContiguousSlices {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
+                            int M, int N, int K) const {
+    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
+    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
+    const int per = tl::cdiv(tl::cdiv(K, BK), SPLIT_K);
+    const int begin = tl::program_id(2) * per * BK;
+    const int end = begin + per * BK < K ? begin + per * BK : K;
+    tl::tile<float, BM, BN> partial = 0.0f;
+    for (int k = begin; k < end; k += BK) {
+      auto ks = k + tl::arange<BK>();
+      partial += tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & (ks < end).row(), 0.0f),
+                         tl::load(b + ks.col() * N + cols.row(), (ks < end).col() & (cols < N).row(), 0.0f));
+    }
+    tl::atomic_add(c + rows.col() * N + cols.row(), partial, (rows < M).col() & (cols < N).row());
+  }
+};
+
+}  // namespace twin
+
+TP_CORPUS_GROUP("atomics");
+TP_WRONG(HistogramPlainLoadAndStore, histogram, "race-read-write", "loads from bins elements");
+TP_WRONG(HistogramBinsUnchecked, histogram, "out-of-bounds", "atomically updates bins outside");
+TP_WRONG(HistogramTailCountedInBinZero, histogram, "wrong-result", "");
+TP_WRONG(HistogramOneAtomicPerValue, histogram, "efficiency-budget", "atomics on bins");
+TP_WRONG(HistogramCountsExchanged, histogram, "wrong-result", "");
+TP_WRONG(SplitKStoresItsPartial, split_k_matmul, "race-write-write", "stores to c elements");
+TP_WRONG(SplitKEveryProgramAllOfK, split_k_matmul, "wrong-result", "");
+TP_WRONG(SplitKAtomicEveryStep, split_k_matmul, "efficiency-budget", "atomics on c");
+TP_WRONG(SplitKSlicesRoundedDown, split_k_matmul, "wrong-result", "");
+TP_TWIN(HistogramAtomicFromTheLastBins, histogram);
+TP_TWIN(SplitKContiguousSlices, split_k_matmul);
+TP_CORPUS_TESTS("atomics")
