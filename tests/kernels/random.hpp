@@ -29,6 +29,7 @@ struct RandomNumbers {
 template <int B, int Warps = 4>
 struct RandomStream {
   static constexpr int num_warps = Warps;
+  static constexpr int stream_block = B;
 
   TL_KERNEL void operator()(tl::ptr<float> uniform, tl::ptr<float> normal, int n, int seed) const {
     auto offsets = tl::program_id(0) * B + tl::arange<B>();
