@@ -128,7 +128,7 @@ def compare_with_triton():
         uniform = torch.empty(n, dtype=torch.float32, device="cuda")
         normal = torch.empty(n, dtype=torch.float32, device="cuda")
         draw[(1,)](offsets, ints, uniform, normal, seed, n, BLOCK=triton.next_power_of_2(n))
-        got_int = ints.view(torch.uint32 if hasattr(torch, "uint32") else torch.int32).cpu().tolist()
+        got_int = ints.cpu().tolist()
         got_uniform = uniform.view(torch.int32).cpu().tolist()
         got_normal = normal.view(torch.int32).cpu().tolist()
         for (s, o, want_int, want_rand, want_randn), gi, gu, gn in zip(mine, got_int, got_uniform, got_normal):

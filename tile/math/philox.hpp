@@ -53,7 +53,8 @@ TL_FN philox_words philox_of(int seed, int offset) {
 
 // Triton's uint_to_uniform_float for 32 bits: the word as an int32 x, folded onto [0, 2^31 - 1]
 // (x < 0 becomes -x - 1, that is ~x), converted to float (rounded to nearest) and scaled by the
-// largest float s with (2^31 - 1) s < 1 once rounded: a float in [0, 1), each step one IEEE
+// largest float s with (2^31 - 1) s < 1 once rounded (Triton 3's constant; Triton 2.1's
+// 4.656613e-10 is the next float up, which made 1.0 possible): a float in [0, 1), each step one IEEE
 // rounding (the product as __fmul_rn on the GPU, which nvcc never fuses with what follows).
 TL_FN float uniform_float_of(std::uint32_t bits) {
   const auto x = static_cast<std::int32_t>(bits);
