@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "simulator/launch.hpp"
+#include "tests/kernels/math_expected.hpp"
 #include "tests/kernels/random.hpp"
 #include "tests/kernels/random_expected.hpp"
 
@@ -106,6 +107,26 @@ bool plausible(const std::vector<float>& v, double mean, double variance, double
 }
 constexpr double uniform_mean = 0.5, uniform_variance = 1.0 / 12, uniform_fourth = 1.0 / 80;
 constexpr double normal_mean = 0.0, normal_variance = 1.0, normal_fourth = 3.0;
+
+struct cos_sweep {
+  long long angles = 0, beyond_one_ulp = 0, not_nearest = 0;
+};
+// cos of one in 997 of the floats from 0 to 2 pi (randn's angles, 6.2831855f * u2; every
+// exponent of them) against glibc's double cos.
+template <class Cos>
+cos_sweep sweep_cos(Cos cos_of) {
+  cos_sweep s;
+  const std::uint32_t end = std::bit_cast<std::uint32_t>(6.2831855f);
+  for (std::uint32_t b = 0; b < end; b += 997) {
+    const float t = std::bit_cast<float>(b);
+    ++s.angles;
+    const float got = static_cast<float>(cos_of(static_cast<double>(t)));
+    const double want = std::cos(static_cast<double>(t));
+    s.beyond_one_ulp += !test_kernels::math::within_one_ulp(got, want);
+    s.not_nearest += !test_kernels::math::same_float(got, static_cast<float>(want));
+  }
+  return s;
+}
 
 }  // namespace
 
@@ -213,4 +234,29 @@ TEST_CASE("tl::rand and tl::randn give the same bits in every program order and 
   int same = 0;
   for (int i = 0; i < n; ++i) same += forward.uniform[i] == other.uniform[i];
   CHECK(same < 5);
+}
+
+TEST_CASE("randn's cos is within 1 ulp of the exact value at every angle, nearly always the "
+          "nearest float, and the sweep fails on a cos reduced by pi/2 in one part",
+          "[tl][random]") {
+  const auto s = sweep_cos([](double t) { return tl::math::cos_core(t); });
+  INFO(s.angles << " angles, " << s.beyond_one_ulp << " beyond 1 ulp, " << s.not_nearest
+                << " not the nearest float");
+  CHECK(s.angles > 1'000'000);
+  CHECK(s.beyond_one_ulp == 0);
+  CHECK(s.not_nearest <= s.angles / 100'000);
+  // Its twin: t - k pi/2 with pi/2's first 33 bits only, 6e-11 off per quarter turn, which
+  // shows where cos is near zero.
+  const auto one_part = sweep_cos([](double t) {
+    const double k = std::nearbyint(t * 0x1.45f306dc9c883p-1);
+    const double r = t - k * 0x1.921fb544p+0;
+    switch (static_cast<int>(k) & 3) {
+      case 0: return tl::math::cos_reduced(r);
+      case 1: return -tl::math::sin_reduced(r);
+      case 2: return -tl::math::cos_reduced(r);
+      default: return tl::math::sin_reduced(r);
+    }
+  });
+  INFO(one_part.beyond_one_ulp << " beyond 1 ulp with pi/2 in one part");
+  CHECK(one_part.beyond_one_ulp > 0);
 }
