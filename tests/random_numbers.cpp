@@ -167,8 +167,10 @@ TEST_CASE("tl::randint, tl::rand and tl::randn give Triton's bits in the simulat
   CHECK(rows == static_cast<int>(std::size(ka::known_answers)));
 }
 
-TEST_CASE("tl::rand is in [0, 1) at the ends of the bits and tl::randn finite at the smallest "
-          "uniform number",
+// (No square bracket in a test's name: CMake's lists, through which ctest learns the names, take
+// one as the start of a bracket argument and join the names that follow into one.)
+TEST_CASE("tl::rand is at least 0 and below 1 at the ends of the bits, and tl::randn finite at "
+          "the smallest uniform number",
           "[tl][random]") {
   // 0x7fffffff and 0x80000000 fold onto 2^31 - 1, the largest: its float is 2^31, times the
   // scale just below 1.
