@@ -57,6 +57,11 @@ TEST_CASE("a kernel that uses every tl operation runs clean in the simulator", "
                           std::pow(a, 1.5) + std::exp2(v) + 1 / (1 + std::exp(-i * 0.125));
     CHECK(slice(17, i) == Approx(others).epsilon(1e-6));
     CHECK(slice(21, i) == std::max(2 * x[i], 3 * x[i]));  // the atomics' chain
+    // Random numbers are functions of the seed and the offset alone (tile/lanes.hpp's).
+    const int blocks = (N + B1 - 1) / B1;
+    CHECK(slice(22, i) == tl::lanes::random_uniform(blocks, i) +
+                              tl::lanes::random_normal(7, static_cast<int>(x[i] * 4.0f)) +
+                              static_cast<float>(tl::lanes::random_int(-3, i) & 255));
   }
   CHECK(z[kernel::slices * N] == 5.0f);
 

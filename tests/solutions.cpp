@@ -262,6 +262,13 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(counters_named(report, "dx").stores == N0 * D);
     CHECK(counters_named(report, "partial_dw").stores == G * D);
     CHECK(counters_named(report, "partial_db").stores == G * D);
+  } else if (spec.id == "dropout") {
+    const long long N0 = n[0], B0 = b[0];
+    const auto& x = counters_named(report, "x");
+    CHECK(x.loads == N0);  // once; the mask is drawn, never loaded
+    CHECK(x.max_element_reads == 1);
+    CHECK(counters_named(report, "p").loads == ceil_div(N0, B0));  // once per program
+    CHECK(counters_named(report, "y").stores == N0);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.

@@ -317,6 +317,10 @@ inline constexpr const char* float_op_name<op::log1p> = "tl::log1p";
 template <>
 inline constexpr const char* float_op_name<op::pow> = "tl::pow";
 template <>
+inline constexpr const char* float_op_name<op::rand> = "tl::rand";
+template <>
+inline constexpr const char* float_op_name<op::randn> = "tl::randn";
+template <>
 inline constexpr const char* float_op_name<op::fma> = "tl::fma";
 template <>
 inline constexpr const char* float_op_name<op::maximum> = "tl::maximum";
@@ -689,6 +693,53 @@ template <class A, class B>
   requires tile_operands<A, B>
 TL_FN auto pow(const A& a, const B& b, std::source_location loc = std::source_location::current()) {
   return make_binary<op::pow>(a, b, loc);
+}
+
+// Random numbers, Triton's tl.randint, tl.rand and tl.randn: counter-based (Philox 4x32-10), so
+// each element's number is a function of the seed and its offset alone, the same bits on both
+// backends and in any program order (docs/tl.md, "Random numbers"). The seed is an int scalar;
+// the offsets an int32 tile, one counter per element (give every element of the whole launch its
+// own, or two elements draw the same number).
+template <class Seed, class Offsets>
+constexpr void check_random_operands() {
+  static_assert(is_scalar_v<Seed> && std::is_integral_v<Seed> && !std::is_same_v<Seed, bool> &&
+                    sizeof(Seed) <= 4 && (std::is_signed_v<Seed> || sizeof(Seed) < 4),
+                "tl::rand, tl::randn, tl::randint: the seed is an int scalar (a kernel argument or "
+                "a constant), as Triton's seed; an int32 seed is the key Triton makes of it");
+  static_assert(is_expr_v<Offsets>,
+                "tl::rand, tl::randn, tl::randint: the offsets are an int32 tile, one counter per "
+                "element (e.g. pid * B + tl::arange<B>()), not a scalar");
+  if constexpr (is_expr_v<Offsets>) {
+    static_assert(std::is_same_v<value_of_t<Offsets>, int>,
+                  "tl::rand, tl::randn, tl::randint: the offsets are an int32 tile (a float or "
+                  "bool tile is no counter)");
+  }
+}
+
+// A float tile of uniform numbers in [0, 1): Triton's tl.rand(seed, offsets), the same bits.
+template <class Seed, class Offsets>
+TL_FN auto rand(Seed seed, const Offsets& offsets,
+                std::source_location loc = std::source_location::current()) {
+  check_random_operands<Seed, Offsets>();
+  return make_binary<op::rand>(static_cast<int>(seed), offsets, loc);
+}
+
+// A float tile of standard normal numbers: Triton's tl.randn(seed, offsets) (Box-Muller from the
+// first two Philox words), computed with tl's own log and cos (tile/lanes.hpp).
+template <class Seed, class Offsets>
+TL_FN auto randn(Seed seed, const Offsets& offsets,
+                 std::source_location loc = std::source_location::current()) {
+  check_random_operands<Seed, Offsets>();
+  return make_binary<op::randn>(static_cast<int>(seed), offsets, loc);
+}
+
+// An int32 tile of random bits: Triton's tl.randint(seed, offsets) (a uint32 tile there), the
+// same bits.
+template <class Seed, class Offsets>
+TL_FN auto randint(Seed seed, const Offsets& offsets,
+                   std::source_location loc = std::source_location::current()) {
+  check_random_operands<Seed, Offsets>();
+  return make_binary<op::randint>(static_cast<int>(seed), offsets, loc);
 }
 
 // The first operand of a, b, c that is a tile: what a scalar among them is typed next to.

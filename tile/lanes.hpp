@@ -23,7 +23,9 @@
 #include "tile/math/erf.hpp"
 #include "tile/math/exp.hpp"
 #include "tile/math/log.hpp"
+#include "tile/math/philox.hpp"
 #include "tile/math/rounded.hpp"
+#include "tile/math/sincos.hpp"
 
 namespace tl {
 inline namespace TL_ABI {
@@ -231,6 +233,43 @@ TL_FN float float_pow(float x, float y) {
   t = t > 200.0 ? 200.0 : t < -200.0 ? -200.0 : t;
   const float r = static_cast<float>(math::exp_core(t));
   return negative ? -r : r;
+}
+
+// Random numbers (tl::randint, tl::rand, tl::randn): Triton's random.py for an int32 seed and
+// offset, one lane at a time. The first word of Philox 4x32-10 (tile/math/philox.hpp) is
+// randint's bits and rand's source; randn takes the first two words through the Box-Muller step
+// of Triton's pair_uniform_to_normal, each of its steps one rounding: max(u1, 1e-7), the angle
+// 2 pi u2 rounded to float (Triton's constant is the float 6.2831855), ln u1 and cos of the angle
+// computed in double (tile/math/log.hpp, sincos.hpp) and rounded once, sqrt correctly rounded,
+// the product rounded once. Triton takes its GPU's float log, sqrt and cos there instead, so its
+// randn may differ in the last bits (docs/tl.md, "Random numbers").
+TL_FN int random_int(int seed, int offset) {
+  return static_cast<int>(math::philox_of(seed, offset).w[0]);
+}
+
+TL_FN float random_uniform(int seed, int offset) {
+  return math::uniform_float_of(math::philox_of(seed, offset).w[0]);
+}
+
+TL_FN float random_normal(int seed, int offset) {
+  const auto words = math::philox_of(seed, offset);
+  float u1 = math::uniform_float_of(words.w[0]);
+  const float u2 = math::uniform_float_of(words.w[1]);
+  u1 = u1 < 1.0e-7f ? 1.0e-7f : u1;
+  const float two_pi = 6.283185307179586f;
+#if defined(__CUDA_ARCH__)
+  const float angle = __fmul_rn(two_pi, u2);
+#else
+  const float angle = two_pi * u2;
+#endif
+  const float log_u1 = static_cast<float>(math::log_core(static_cast<double>(u1)));
+  const float radius = float_sqrt(-2.0f * log_u1);  // -2 * log_u1 is exact
+  const float cosine = static_cast<float>(math::cos_core(static_cast<double>(angle)));
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(radius, cosine);
+#else
+  return radius * cosine;
+#endif
 }
 
 }  // namespace lanes
@@ -471,6 +510,21 @@ struct pow : no_poison {
     }
   }
 };
+
+// tl::randint, tl::rand and tl::randn of a lane: the seed (an int scalar, uniform over the
+// program) and the lane's offset, each inside int32.
+#define TL_RANDOM_OP(name, lane_fn)                                                   \
+  struct name : no_poison {                                                         \
+    template <class A, class B>                                                     \
+    TL_FN auto operator()(A seed, B offset) const {                                 \
+      return lane_fn(static_cast<int>(lanes::int32_operand(seed, "tl::" #name)),    \
+                     static_cast<int>(lanes::int32_operand(offset, "tl::" #name))); \
+    }                                                                               \
+  };
+TL_RANDOM_OP(randint, lanes::random_int)
+TL_RANDOM_OP(rand, lanes::random_uniform)
+TL_RANDOM_OP(randn, lanes::random_normal)
+#undef TL_RANDOM_OP
 
 // a * b + c rounded once (IEEE fma, fma.rn on the GPU): the same bits on both backends. In double
 // where any operand is double, otherwise in float.

@@ -29,6 +29,7 @@
 #include "tests/gpu/only_where_built.hpp"
 #include "tests/gpu/test_kernels.hpp"
 #include "tests/kernels/math_expected.hpp"
+#include "tests/kernels/random_expected.hpp"
 #include "tests/kernels/semantics_expected.hpp"
 
 #ifndef TILEPUZZLES_UNDER_TEST
@@ -148,6 +149,20 @@ test_setup setup_for(const std::string& name) {
     add("c", in.c, false);
     add("z", std::vector<float>(Kernel::outputs), true);
     s.sizes = {Kernel::tile};
+  } else if constexpr (requires { Kernel::random_tile; }) {  // tests/kernels/random.hpp
+    constexpr int n = Kernel::random_tile;
+    std::vector<std::int32_t> offsets(n);
+    for (int i = 0; i < n; ++i) offsets[i] = i * 7919 - 1000;
+    s.tensors = {{"offsets", {n}, {}, false, tp::dtype::int32, offsets},
+                 {"bits", {n}, {}, true, tp::dtype::int32, std::vector<std::int32_t>(n)},
+                 {"uniform", {n}, std::vector<float>(n), true},
+                 {"normal", {n}, std::vector<float>(n), true}};
+    s.sizes = {n, 42};  // n, seed
+  } else if constexpr (requires { Kernel::stream_block; }) {
+    constexpr int n = Kernel::stream_block;  // one program
+    add("uniform", std::vector<float>(n), true);
+    add("normal", std::vector<float>(n), true);
+    s.sizes = {n, 42};
   } else if constexpr (requires { typename Kernel::element; }) {  // tests/kernels/half.hpp
     constexpr auto half = tp::dtype_of<typename Kernel::element>();
     constexpr int n = Kernel::tile;
@@ -318,6 +333,8 @@ TEST_CASE("kernels that use every tl operation and every layout conversion give 
     if constexpr (requires { typename Kernel::element; }) return;  // bit for bit, below
     if constexpr (requires { Kernel::functions; }) return;         // bit for bit, below
     if constexpr (requires { Kernel::counts_size(1); }) return;    // across programs, below
+    if constexpr (requires { Kernel::random_tile; }) return;       // bit for bit, below
+    if constexpr (requires { Kernel::stream_block; }) return;      // bit for bit, below
     const auto wrong = compare_with_simulator<Kernel>(name);
     for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
@@ -372,6 +389,86 @@ TEST_CASE("tl's math functions give the simulator's bits and follow docs/tl.md",
     }
   }));
   CHECK(kernels == 2);
+}
+
+namespace {
+
+// A random-number kernel's outputs on the backend under test: RandomNumbers at the known answers'
+// offsets for `seed` (int32 bits, then rand's and randn's floats), or RandomStream over n
+// offsets (rand's floats, then randn's).
+template <class Kernel>
+std::string draw_on_backend(const char* name, int seed, const std::vector<int>& offsets, int n,
+                            std::vector<tp::tensor>& tensors) {
+  tp::launch_request request;
+  if constexpr (requires { Kernel::random_tile; }) {
+    n = static_cast<int>(offsets.size());
+    tensors = {{"offsets", {n}, {}, false, tp::dtype::int32, offsets},
+               {"bits", {n}, {}, true, tp::dtype::int32, std::vector<std::int32_t>(n)},
+               {"uniform", {n}, std::vector<float>(n), true},
+               {"normal", {n}, std::vector<float>(n), true}};
+  } else {
+    tensors = {{"uniform", {n}, std::vector<float>(n), true},
+               {"normal", {n}, std::vector<float>(n), true}};
+    request.grid = {(n + Kernel::stream_block - 1) / Kernel::stream_block, 1, 1};
+  }
+  request.tensors = &tensors;
+  request.sizes = {n, seed};
+  return kernels_under_test().tests.at(name)(request);
+}
+
+}  // namespace
+
+TEST_CASE("tl::randint, tl::rand and tl::randn give the simulator's bits, which are Triton's",
+          "[gpu][random]") {
+  namespace ka = test_kernels::random;
+  std::set<int> seeds;
+  for (const auto& k : ka::known_answers) seeds.insert(k.seed);
+  int kernels = 0;
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
+    if constexpr (requires { Kernel::random_tile; }) {
+      ++kernels;
+      for (int seed : seeds) {
+        std::vector<int> offsets;
+        std::vector<const ka::known_answer*> want;
+        for (const auto& k : ka::known_answers)
+          if (k.seed == seed && static_cast<int>(offsets.size()) < Kernel::random_tile) {
+            offsets.push_back(k.offset);
+            want.push_back(&k);
+          }
+        std::vector<tp::tensor> t;
+        const std::string error = draw_on_backend<Kernel>(name, seed, offsets, 0, t);
+        INFO(name << ", seed " << seed);
+        REQUIRE(error.empty());
+        for (std::size_t i = 0; i < offsets.size(); ++i) {
+          INFO("offset " << offsets[i] << " on " << under_test);
+          CHECK(static_cast<std::uint32_t>(t[1].ints[i]) == want[i]->randint);
+          CHECK(std::bit_cast<std::uint32_t>(t[2].values[i]) == want[i]->rand_bits);
+          CHECK(std::bit_cast<std::uint32_t>(t[3].values[i]) == want[i]->randn_bits);
+        }
+      }
+    } else if constexpr (requires { Kernel::stream_block; }) {
+      ++kernels;
+      // Every offset of several programs, against the simulator's lanes.
+      const int n = 3000, seed = -12345;
+      std::vector<tp::tensor> t;
+      const std::string error = draw_on_backend<Kernel>(name, seed, {}, n, t);
+      INFO(name);
+      REQUIRE(error.empty());
+      int differ = 0;
+      for (int i = 0; i < n; ++i) {
+        const float u = tl::lanes::random_uniform(seed, i), g = tl::lanes::random_normal(seed, i);
+        if ((std::bit_cast<std::uint32_t>(t[0].values[i]) != std::bit_cast<std::uint32_t>(u) ||
+             std::bit_cast<std::uint32_t>(t[1].values[i]) != std::bit_cast<std::uint32_t>(g)) &&
+            ++differ <= 8)
+          UNSCOPED_INFO("offset " << i << ": rand " << t[0].values[i] << ", randn "
+                                  << t[1].values[i] << " on " << under_test << "; " << u << ", "
+                                  << g << " in the simulator");
+      }
+      CHECK(differ == 0);
+    }
+  }));
+  CHECK(kernels == 4);
 }
 
 TEST_CASE("float16 and bfloat16 tiles: loads, stores, casts, arithmetic and NaN give the "

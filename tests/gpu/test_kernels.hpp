@@ -12,6 +12,7 @@
 #include "tests/kernels/layouts.hpp"
 #include "tests/kernels/math.hpp"
 #include "tests/kernels/pipeline.hpp"
+#include "tests/kernels/random.hpp"
 #include "tests/kernels/ring.hpp"
 #include "tests/kernels/runs.hpp"
 #include "tests/kernels/semantics.hpp"
@@ -36,8 +37,8 @@ struct stores_nothing<void(Params...), Warps> {
   TL_KERNEL void operator()(Params...) const {}
 };
 
-// Every elementwise operation, the semantics cases, the math functions, vector runs, reshapes,
-// transposes, 16-bit operations and atomics.
+// Every elementwise operation, the semantics cases, the math functions, random numbers, vector
+// runs, reshapes, transposes, 16-bit operations and atomics.
 template <class F>
 void for_each_elementwise_kernel(F&& f) {
   f.template operator()<test_kernels::EveryOp<4, 8, 4>>("every_op<4, 8>, 4 warps");
@@ -47,6 +48,10 @@ void for_each_elementwise_kernel(F&& f) {
   f.template operator()<test_kernels::Semantics<64, 1>>("semantics, 1 warp");
   f.template operator()<test_kernels::MathFunctions<256, 4>>("math functions, 4 warps");
   f.template operator()<test_kernels::MathFunctions<256, 1>>("math functions, 1 warp");
+  f.template operator()<test_kernels::RandomNumbers<128, 4>>("random numbers<128>, 4 warps");
+  f.template operator()<test_kernels::RandomNumbers<32, 1>>("random numbers<32>, 1 warp");
+  f.template operator()<test_kernels::RandomStream<1024, 8>>("random stream<1024>, 8 warps");
+  f.template operator()<test_kernels::RandomStream<256, 2>>("random stream<256>, 2 warps");
   f.template operator()<test_kernels::VectorRuns<4, 32, 4>>("vector runs<4, 32>, 4 warps");
   f.template operator()<test_kernels::VectorRuns<8, 8, 1>>("vector runs<8, 8>, 1 warp");
   f.template operator()<test_kernels::VectorRuns<16, 4, 2>>("vector runs<16, 4>, 2 warps");

@@ -14,7 +14,7 @@ namespace test_kernels {
 template <int B0, int B1, int Warps = 4>
 struct EveryOp {
   static constexpr int num_warps = Warps;
-  static constexpr int slices = 22;
+  static constexpr int slices = 23;
   static constexpr int outputs = slices * B0 * B1 + 1;
 
   TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> z, int n) const {
@@ -61,6 +61,11 @@ struct EveryOp {
     tl::store(slice(17), tl::sigmoid(block) + tl::tanh(block) + tl::erf(block) +
                              tl::log1p(tl::abs(block)) + tl::pow(tl::abs(block), 1.5f) +
                              tl::pow(2, block) + tl::sigmoid(tl::cast<float>(offs) * 0.125f),
+              in_range);
+
+    // Random numbers: a run-time seed with lazy offsets, constant seeds with data offsets.
+    tl::store(slice(22), tl::rand(blocks, offs) + tl::randn(7, tl::cast<int>(block * 4.0f)) +
+                             tl::cast<float>(tl::randint(-3, offs) & 255),
               in_range);
 
     // Reductions along each axis, with keep_dims, over everything; rank-0 tiles as scalars.
