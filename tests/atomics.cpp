@@ -127,7 +127,7 @@ TEST_CASE("atomics of many programs add, keep the maximum and minimum, exchange 
 }
 
 TEST_CASE("float atomic_max and atomic_min follow tl::maximum and tl::minimum: NaN wins, -0 is "
-          "below +0; atomic_cas compares bits",
+          "below +0, and atomic_cas compares bits",
           "[sim][atomics]") {
   std::vector<float> z = {0.0f, 0.0f, -0.0f, 1.0f, NAN, 2.0f};
   std::vector<float> old(6, -1.0f);
@@ -297,7 +297,7 @@ TEST_CASE("the twin: each program keeps the old value its atomic returns, with n
 // ---------------------------------------------------------------------------------------------
 // Bounds, masks, poison and unwritten elements, as for a store
 
-TEST_CASE("an atomic past the end of the buffer is reported as out-of-bounds; masked, it is clean "
+TEST_CASE("an atomic past the end of the buffer is reported as out-of-bounds, and masked it is clean "
           "and the masked-off elements are untouched",
           "[sim][atomics][out-of-bounds]") {
   std::vector<int> bins(6, 0);
@@ -352,7 +352,7 @@ TEST_CASE("the old values of masked-off lanes are poison: storing them is report
   CHECK_THAT(r.error->message, Catch::Contains("the masked-off lanes of an atomic"));
 }
 
-TEST_CASE("an atomic on an output element nothing wrote is reported as uninitialized-read; on a "
+TEST_CASE("an atomic on an output element nothing wrote is reported as uninitialized-read, and on a "
           "zeroed one it is clean",
           "[sim][atomics][uninitialized]") {
   std::vector<float> z(4, 0.0f);
@@ -376,7 +376,7 @@ TEST_CASE("an atomic on an output element nothing wrote is reported as uninitial
   }
 }
 
-TEST_CASE("an atomic with poison values is reported as poison-store; with `other` it is clean",
+TEST_CASE("an atomic with poison values is reported as poison-store, and with `other` it is clean",
           "[sim][atomics][poison]") {
   std::vector<float> x = {1, 2, 3};
   std::vector<float> z(4, 0.0f);

@@ -1124,7 +1124,7 @@ TEST_CASE("a scan's lane is poison exactly when a lane it combines is", "[tl][sc
   }
 }
 
-TEST_CASE("an int32 cumsum that leaves int32 is index-overflow; one whose sums fit is clean",
+TEST_CASE("an int32 cumsum that leaves int32 is index-overflow, and one whose sums fit is clean",
           "[tl][scan][int32]") {
   for (const bool overflows : {true, false}) {
     std::vector<int> x(8, overflows ? (1 << 29) : (1 << 27));  // 4 * 2^29 = 2^31 leaves int32

@@ -153,7 +153,8 @@ void describe(puzzle_spec& s) {
                lengths,
                {"out", true, sizes_at({S, H, D}), nullptr}};
   s.derive_inputs = mark_unused_entries;
-  s.size_bounds = {{2047, 8, 128, 64, 16, 131071}, {8, 8, 128, 4096, 16, 32768}};
+  s.size_bounds = {{2047, 8, 128, 64, 16, 131071}, {8, 8, 128, 4096, 16, 32768},
+                   {2047, 16, 64, 64, 16, 131071}};
   s.size_bounds_rule = "P * PS * H * D < 2^31, L * PS <= 65536, D <= B1";
   s.grid = [](const std::vector<int>& n, const std::vector<int>&) {
     return std::array<int, 3>{n[S], n[H], 1};

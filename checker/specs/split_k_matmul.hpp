@@ -64,6 +64,7 @@ void describe(puzzle_spec& s) {
       // Catches a grid or a column bound hard-coded up to 8192.
       large_case({5, 8195, 7}, "The large tier: N = 8195 columns, past the benchmarks' 8192."),
   };
+  s.blocked_sizes = {{0, 0}, {1, 1}, {2, 2}};
   s.tensors = {{"a", false, sizes_at({0, 2}), signed_fill()},
                {"b", false, sizes_at({2, 1}), signed_fill()},
                {"c", true, sizes_at({0, 1}), nullptr}};
