@@ -71,6 +71,9 @@ struct tensor_spec {
   // as torch.zeros): for kernels whose atomics accumulate into it (tl::atomic_add). Last, so
   // that the specs' aggregate initializers stay as they are.
   bool zeroed = false;
+  // An input a correct kernel reads only in part (paged-attention's caches: pages past a
+  // sequence's length, and spare pages, are no one's). Unset: a solution reads every element.
+  bool read_in_part = false;
 
   tp::dtype dtype_for(const kernel_entry& kernel) const { return dtype.value_or(kernel.dtype); }
 };

@@ -146,9 +146,13 @@ void describe(puzzle_spec& s) {
   table.fill_ints_for_sizes = fill_table;
   tensor_spec lengths{"seq_lens", false, sizes_at({S}), nullptr, dtype::int32};
   lengths.fill_ints_for_sizes = fill_lengths;
+  tensor_spec k_cache{"k_cache", false, sizes_at({P, PS, H, D}), signed_fill(1.0)};
+  k_cache.read_in_part = true;  // pages past a sequence's length, and spare pages, are no one's
+  tensor_spec v_cache = k_cache;
+  v_cache.name = "v_cache";
   s.tensors = {{"q", false, sizes_at({S, H, D}), signed_fill(1.0)},
-               {"k_cache", false, sizes_at({P, PS, H, D}), signed_fill(1.0)},
-               {"v_cache", false, sizes_at({P, PS, H, D}), signed_fill(1.0)},
+               k_cache,
+               v_cache,
                table,
                lengths,
                {"out", true, sizes_at({S, H, D}), nullptr}};
