@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <string_view>
+
 #include "tests/gpu/kernel_table.hpp"
 
 namespace tp::gpu_tests {
@@ -20,6 +22,26 @@ auto only_where_built(F f) {
     }
     f.template operator()<Kernel>(name);
   };
+}
+
+// How many listed test kernels `matches` selects, and how many of those this build has: a test
+// that counts the kernels it ran checks both, so that a build of fewer warp counts
+// (TILEPUZZLES_GPU_TEST_WARPS) still proves that the selection finds every kernel it should.
+struct listed_and_built {
+  int listed = 0;
+  int built = 0;
+};
+
+template <class Matches>
+listed_and_built count_test_kernels(Matches matches) {
+  listed_and_built n;
+  for_each_test_kernel([&]<class Kernel>(const char* name) {
+    if (matches.template operator()<Kernel>(std::string_view(name))) {
+      ++n.listed;
+      n.built += built_with_warps(Kernel::num_warps) ? 1 : 0;
+    }
+  });
+  return n;
 }
 
 }  // namespace tp::gpu_tests
