@@ -217,8 +217,10 @@ TEST_CASE("grade checks a class of 30 and writes the summary, JUnit and Gradesco
 }
 
 TEST_CASE("grade refuses to grade without a sandbox unless told --no-sandbox", "[grade]") {
-  const std::string class_dir = generated_class("grade-small-class", 2);
-  const std::string out = work_dir() + "/grade-small-out";
+  // A class of one: the refusal and the summary's field need no more, and each student costs its
+  // four modules' compiles in each section that grades.
+  const std::string class_dir = generated_class("grade-one-student", 1);
+  const std::string out = work_dir() + "/grade-one-student-out";
   std::remove((out + "/summary.json").c_str());
   const std::string command = "grade '" + class_dir + "' --out '" + out + "' --points " + points_file();
   SECTION("no sandbox: refused, nothing written") {
