@@ -185,7 +185,7 @@ struct ArgmaxBySmallestMatchingColumn {
       auto block_col = tl::min<1>(tl::where(holds_best, cols.row(), T));
       auto flat_best = tl::max<1>(block);
       auto nan_here = flat_best != flat_best, nan_before = best != best;
-      auto beats = !nan_before & (nan_here | (flat_best > best));
+      auto beats = (!nan_before) & (nan_here | (flat_best > best));
       best_col = tl::where(beats, block_col, best_col);
       best = tl::where(beats, flat_best, best);
     }
