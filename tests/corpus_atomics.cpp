@@ -86,85 +86,67 @@ struct HistogramCountsExchanged {
 
 // ---- split-k-matmul ----
 
+}  // namespace wrong
+
+namespace {
+
+// What varies among the split-K kernels below: the slice of K a program multiplies and how its
+// product reaches c.
+enum class split_k_mistake { stores_its_partial, every_program_all_of_k, atomic_every_step,
+                             slices_rounded_down };
+
+template <int BM, int BN, int BK, int SPLIT_K, split_k_mistake Mistake>
+struct split_k_with {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
+                            int M, int N, int K) const {
+    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
+    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
+    auto out_mask = (rows < M).col() & (cols < N).row();
+    int begin = tl::program_id(2) * BK, end = K, step = BK * SPLIT_K;
+    if constexpr (Mistake == split_k_mistake::every_program_all_of_k) {
+      begin = 0, step = BK;
+    } else if constexpr (Mistake == split_k_mistake::slices_rounded_down) {
+      const int length = K / SPLIT_K;
+      begin = tl::program_id(2) * length, end = begin + length, step = BK;
+    }
+    tl::tile<float, BM, BN> partial = 0.0f;
+    for (int k = begin; k < end; k += step) {
+      auto ks = k + tl::arange<BK>();
+      auto a_block = tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & (ks < end).row(), 0.0f);
+      auto b_block = tl::load(b + ks.col() * N + cols.row(), (ks < end).col() & (cols < N).row(), 0.0f);
+      if constexpr (Mistake == split_k_mistake::atomic_every_step)
+        tl::atomic_add(c + rows.col() * N + cols.row(), tl::dot(a_block, b_block), out_mask);
+      else
+        partial = tl::dot(a_block, b_block, partial);
+    }
+    if constexpr (Mistake == split_k_mistake::stores_its_partial)
+      tl::store(c + rows.col() * N + cols.row(), partial, out_mask);
+    else if constexpr (Mistake != split_k_mistake::atomic_every_step)
+      tl::atomic_add(c + rows.col() * N + cols.row(), partial, out_mask);
+  }
+};
+
+}  // namespace
+
+namespace wrong {
+
 // The partial tile stored, as a plain matmul stores its tile: the SPLIT_K programs of a tile
 // write the same elements, and the last one's slice of K is all that stays.
 template <int BM, int BN, int BK, int SPLIT_K>
-struct SplitKStoresItsPartial {
-  static constexpr int num_warps = 4;
-  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
-                            int M, int N, int K) const {
-    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
-    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
-    tl::tile<float, BM, BN> partial = 0.0f;
-    for (int k = tl::program_id(2) * BK; k < K; k += BK * SPLIT_K) {
-      auto ks = k + tl::arange<BK>();
-      partial = tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f),
-                        tl::load(b + ks.col() * N + cols.row(), (ks < K).col() & (cols < N).row(), 0.0f),
-                        partial);
-    }
-    tl::store(c + rows.col() * N + cols.row(), partial, (rows < M).col() & (cols < N).row());
-  }
-};
-
+using SplitKStoresItsPartial = split_k_with<BM, BN, BK, SPLIT_K, split_k_mistake::stores_its_partial>;
 // Every program of a tile multiplies all of K: the product, SPLIT_K times over.
 template <int BM, int BN, int BK, int SPLIT_K>
-struct SplitKEveryProgramAllOfK {
-  static constexpr int num_warps = 4;
-  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
-                            int M, int N, int K) const {
-    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
-    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
-    tl::tile<float, BM, BN> partial = 0.0f;
-    for (int k = 0; k < K; k += BK) {
-      auto ks = k + tl::arange<BK>();
-      partial = tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f),
-                        tl::load(b + ks.col() * N + cols.row(), (ks < K).col() & (cols < N).row(), 0.0f),
-                        partial);
-    }
-    tl::atomic_add(c + rows.col() * N + cols.row(), partial, (rows < M).col() & (cols < N).row());
-  }
-};
-
+using SplitKEveryProgramAllOfK =
+    split_k_with<BM, BN, BK, SPLIT_K, split_k_mistake::every_program_all_of_k>;
 // Right sums, each block's product added to c as soon as it is made: an atomic per step.
 template <int BM, int BN, int BK, int SPLIT_K>
-struct SplitKAtomicEveryStep {
-  static constexpr int num_warps = 4;
-  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
-                            int M, int N, int K) const {
-    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
-    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
-    auto mask = (rows < M).col() & (cols < N).row();
-    for (int k = tl::program_id(2) * BK; k < K; k += BK * SPLIT_K) {
-      auto ks = k + tl::arange<BK>();
-      auto product = tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & (ks < K).row(), 0.0f),
-                             tl::load(b + ks.col() * N + cols.row(), (ks < K).col() & (cols < N).row(), 0.0f));
-      tl::atomic_add(c + rows.col() * N + cols.row(), product, mask);
-    }
-  }
-};
-
+using SplitKAtomicEveryStep = split_k_with<BM, BN, BK, SPLIT_K, split_k_mistake::atomic_every_step>;
 // Contiguous slices of K / SPLIT_K columns, rounded down: the columns past SPLIT_K slices are
 // nobody's.
 template <int BM, int BN, int BK, int SPLIT_K>
-struct SplitKSlicesRoundedDown {
-  static constexpr int num_warps = 4;
-  TL_KERNEL void operator()(tl::ptr<const float> a, tl::ptr<const float> b, tl::ptr<float> c,
-                            int M, int N, int K) const {
-    auto rows = tl::program_id(0) * BM + tl::arange<BM>();
-    auto cols = tl::program_id(1) * BN + tl::arange<BN>();
-    const int length = K / SPLIT_K;
-    const int begin = tl::program_id(2) * length, end = begin + length;
-    tl::tile<float, BM, BN> partial = 0.0f;
-    for (int k = begin; k < end; k += BK) {
-      auto ks = k + tl::arange<BK>();
-      auto in_slice = ks < end;
-      partial = tl::dot(tl::load(a + rows.col() * K + ks.row(), (rows < M).col() & in_slice.row(), 0.0f),
-                        tl::load(b + ks.col() * N + cols.row(), in_slice.col() & (cols < N).row(), 0.0f),
-                        partial);
-    }
-    tl::atomic_add(c + rows.col() * N + cols.row(), partial, (rows < M).col() & (cols < N).row());
-  }
-};
+using SplitKSlicesRoundedDown =
+    split_k_with<BM, BN, BK, SPLIT_K, split_k_mistake::slices_rounded_down>;
 
 }  // namespace wrong
 
