@@ -39,6 +39,18 @@
 
 namespace {
 
+// The kinds of test kernel that the tests below run their own way (tests/kernels/atomics.hpp,
+// math.hpp, random.hpp), each named once for the tests that run them and those that count them.
+template <class Kernel>
+concept atomics_kernel = requires { Kernel::counts_size(1); };
+template <class Kernel>
+concept math_kernel = requires { Kernel::functions; };
+template <class Kernel>
+concept random_tile_kernel = requires { Kernel::random_tile; };
+template <class Kernel>
+concept random_stream_kernel = requires { Kernel::stream_block; };
+
+
 using tp::gpu_tests::kernels_under_test;
 namespace sem = test_kernels::semantics;
 
@@ -132,7 +144,7 @@ test_setup setup_for(const std::string& name) {
     s.tensors.push_back({tensor, {static_cast<long long>(values.size())}, std::move(values), output});
   };
   (void)name;
-  if constexpr (requires { Kernel::counts_size(1); }) {  // tests/kernels/atomics.hpp
+  if constexpr (atomics_kernel<Kernel>) {  // tests/kernels/atomics.hpp
     // Three programs, the last with a tail of 3; whole numbers from -5 to 5, so that every sum is
     // exact in any order.
     const int n = 3 * Kernel::block - 3;
@@ -143,14 +155,14 @@ test_setup setup_for(const std::string& name) {
     s.tensors.push_back({"counts", {Kernel::counts_size(n)}, {}, true, tp::dtype::int32});
     for (auto* t : {&s.tensors[1], &s.tensors[2]}) t->zeroed = true;
     s.sizes = {n};
-  } else if constexpr (requires { Kernel::functions; }) {  // tests/kernels/math.hpp
+  } else if constexpr (math_kernel<Kernel>) {  // tests/kernels/math.hpp
     const auto in = test_kernels::math::make_inputs();
     add("a", in.a, false);
     add("b", in.b, false);
     add("c", in.c, false);
     add("z", std::vector<float>(Kernel::outputs), true);
     s.sizes = {Kernel::tile};
-  } else if constexpr (requires { Kernel::random_tile; }) {  // tests/kernels/random.hpp
+  } else if constexpr (random_tile_kernel<Kernel>) {  // tests/kernels/random.hpp
     constexpr int n = Kernel::random_tile;
     std::vector<std::int32_t> offsets(n);
     for (int i = 0; i < n; ++i) offsets[i] = i * 7919 - 1000;
@@ -159,7 +171,7 @@ test_setup setup_for(const std::string& name) {
                  {"uniform", {n}, std::vector<float>(n), true},
                  {"normal", {n}, std::vector<float>(n), true}};
     s.sizes = {n, 42};  // n, seed
-  } else if constexpr (requires { Kernel::stream_block; }) {
+  } else if constexpr (random_stream_kernel<Kernel>) {
     constexpr int n = Kernel::stream_block;  // one program
     add("uniform", std::vector<float>(n), true);
     add("normal", std::vector<float>(n), true);
@@ -345,10 +357,10 @@ TEST_CASE("kernels that use every tl operation and every layout conversion give 
       tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     if (std::string(name).rfind("semantics", 0) == 0) return;
     if constexpr (requires { typename Kernel::element; }) return;  // bit for bit, below
-    if constexpr (requires { Kernel::functions; }) return;         // bit for bit, below
-    if constexpr (requires { Kernel::counts_size(1); }) return;    // across programs, below
-    if constexpr (requires { Kernel::random_tile; }) return;       // bit for bit, below
-    if constexpr (requires { Kernel::stream_block; }) return;      // bit for bit, below
+    if constexpr (math_kernel<Kernel>) return;         // bit for bit, below
+    if constexpr (atomics_kernel<Kernel>) return;    // across programs, below
+    if constexpr (random_tile_kernel<Kernel>) return;       // bit for bit, below
+    if constexpr (random_stream_kernel<Kernel>) return;      // bit for bit, below
     const auto wrong = compare_with_simulator<Kernel>(name);
     for (const auto& w : wrong) UNSCOPED_INFO(w);
     INFO(name);
@@ -382,7 +394,7 @@ TEST_CASE("tl's math functions give the simulator's bits and follow docs/tl.md",
   int kernels = 0;
   tp::gpu_tests::for_each_test_kernel(
       tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
-    if constexpr (requires { Kernel::functions; }) {
+    if constexpr (math_kernel<Kernel>) {
       ++kernels;
       test_setup sim, gpu;
       const std::string error = run_on_both<Kernel>(name, sim, gpu);
@@ -403,7 +415,7 @@ TEST_CASE("tl's math functions give the simulator's bits and follow docs/tl.md",
     }
   }));
   const auto n = tp::gpu_tests::count_test_kernels(
-      []<class Kernel>(std::string_view) { return requires { Kernel::functions; }; });
+      []<class Kernel>(std::string_view) { return math_kernel<Kernel>; });
   CHECK(n.listed == 2);
   CHECK(kernels == n.built);
 }
@@ -417,7 +429,7 @@ template <class Kernel>
 std::string draw_on_backend(const char* name, int seed, const std::vector<int>& offsets, int n,
                             std::vector<tp::tensor>& tensors) {
   tp::launch_request request;
-  if constexpr (requires { Kernel::random_tile; }) {
+  if constexpr (random_tile_kernel<Kernel>) {
     n = static_cast<int>(offsets.size());
     tensors = {{"offsets", {n}, {}, false, tp::dtype::int32, offsets},
                {"bits", {n}, {}, true, tp::dtype::int32, std::vector<std::int32_t>(n)},
@@ -443,7 +455,7 @@ TEST_CASE("tl::randint, tl::rand and tl::randn give the simulator's bits, which 
   int kernels = 0;
   tp::gpu_tests::for_each_test_kernel(
       tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
-    if constexpr (requires { Kernel::random_tile; }) {
+    if constexpr (random_tile_kernel<Kernel>) {
       ++kernels;
       for (int seed : seeds) {
         std::vector<int> offsets;
@@ -464,7 +476,7 @@ TEST_CASE("tl::randint, tl::rand and tl::randn give the simulator's bits, which 
           CHECK(std::bit_cast<std::uint32_t>(t[3].values[i]) == want[i]->randn_bits);
         }
       }
-    } else if constexpr (requires { Kernel::stream_block; }) {
+    } else if constexpr (random_stream_kernel<Kernel>) {
       ++kernels;
       // Every offset of several programs, against the simulator's lanes.
       const int n = 3000, seed = -12345;
@@ -486,7 +498,7 @@ TEST_CASE("tl::randint, tl::rand and tl::randn give the simulator's bits, which 
     }
   }));
   const auto n = tp::gpu_tests::count_test_kernels([]<class Kernel>(std::string_view) {
-    return requires { Kernel::random_tile; } || requires { Kernel::stream_block; };
+    return random_tile_kernel<Kernel> || random_stream_kernel<Kernel>;
   });
   CHECK(n.listed == 4);
   CHECK(kernels == n.built);
@@ -605,7 +617,7 @@ TEST_CASE("atomics of several programs give the simulator's results: sums, maxim
   int kernels = 0;
   tp::gpu_tests::for_each_test_kernel(
       tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
-    if constexpr (requires { Kernel::counts_size(1); }) {
+    if constexpr (atomics_kernel<Kernel>) {
       ++kernels;
       auto sim = setup_for<Kernel>(name);
       auto gpu = sim;
@@ -645,7 +657,7 @@ TEST_CASE("atomics of several programs give the simulator's results: sums, maxim
     }
   }));
   const auto n = tp::gpu_tests::count_test_kernels(
-      []<class Kernel>(std::string_view) { return requires { Kernel::counts_size(1); }; });
+      []<class Kernel>(std::string_view) { return atomics_kernel<Kernel>; });
   CHECK(n.listed == 4);
   CHECK(kernels == n.built);
 }
