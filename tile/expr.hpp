@@ -116,8 +116,101 @@ TL_FN auto make_binary(const A& a, const B& b, op_location loc);
 template <int Axis, class E>
 TL_FN auto expand_dims(E&& e);
 
+// The operators above are hidden friends of each expression type D, in a class of their own
+// (located_operators<D>, a base of expr_base<D>), for ADL finds them through the base. That class
+// lives in one of 32 namespaces, picked by a hash of D's name, because of how g++ keeps friends:
+// it declares each hidden friend of a specialization in its class's namespace, and compares it with
+// every friend of the same name already declared there. A kernel makes hundreds of expression
+// types and a test unit holds dozens of kernels, so in one namespace that comparison was quadratic:
+// the simulator's side of the GPU tests' 32 elementwise kernels took 55 s of g++ 12's front end,
+// 24 s without the friends, 24 s with them spread out like this (`-fsyntax-only -ftime-report`).
+// nvcc keeps them in one namespace: its device and host passes must see the same bases.
+inline constexpr unsigned operator_namespaces = 32;
+
 template <class D>
-struct expr_base : expr_tag {
+constexpr unsigned operator_namespace_of() {
+#if defined(__CUDACC__)
+  return 0;
+#else
+  // FNV-1a over at most about 64 characters of this function's name, which names D.
+  const char* name = __PRETTY_FUNCTION__;
+  unsigned length = 0;
+  while (name[length] != '\0') ++length;
+  unsigned hash = 2166136261u ^ length;
+  for (unsigned i = 0; i < length; i += length / 64 + 1)
+    hash = (hash ^ static_cast<unsigned char>(name[i])) * 16777619u;
+  return hash % operator_namespaces;
+#endif
+}
+
+template <unsigned Namespace, class D>
+struct located_operators_in;
+
+#define TL_LOCATED_OPERATORS_NAMESPACE(n)                                            \
+  namespace located_operators_##n {                                                 \
+  template <class D>                                                                \
+  struct located_operators {                                                        \
+    TL_LOCATED_OPERATOR(+, add)                                                     \
+    TL_LOCATED_OPERATOR(-, sub)                                                     \
+    TL_LOCATED_OPERATOR(*, mul)                                                     \
+    TL_LOCATED_OPERATOR(/, div)                                                     \
+    TL_LOCATED_OPERATOR(%, mod)                                                     \
+    TL_LOCATED_COMPOUND(+=, add)                                                    \
+    TL_LOCATED_COMPOUND(-=, sub)                                                    \
+    TL_LOCATED_COMPOUND(*=, mul)                                                    \
+    TL_LOCATED_COMPOUND(/=, div)                                                    \
+    template <class X = D>                                                          \
+      requires(!converts_to_scalar_v<X>)                                            \
+    friend TL_FN auto operator-(located<D> a) {                                     \
+      return make_unary<op::negate>(a.e, a.loc);                                    \
+    }                                                                               \
+  };                                                                                \
+  }                                                                                 \
+  template <class D>                                                                \
+  struct located_operators_in<n, D> {                                               \
+    using type = located_operators_##n::located_operators<D>;                       \
+  };
+TL_LOCATED_OPERATORS_NAMESPACE(0)
+TL_LOCATED_OPERATORS_NAMESPACE(1)
+TL_LOCATED_OPERATORS_NAMESPACE(2)
+TL_LOCATED_OPERATORS_NAMESPACE(3)
+TL_LOCATED_OPERATORS_NAMESPACE(4)
+TL_LOCATED_OPERATORS_NAMESPACE(5)
+TL_LOCATED_OPERATORS_NAMESPACE(6)
+TL_LOCATED_OPERATORS_NAMESPACE(7)
+TL_LOCATED_OPERATORS_NAMESPACE(8)
+TL_LOCATED_OPERATORS_NAMESPACE(9)
+TL_LOCATED_OPERATORS_NAMESPACE(10)
+TL_LOCATED_OPERATORS_NAMESPACE(11)
+TL_LOCATED_OPERATORS_NAMESPACE(12)
+TL_LOCATED_OPERATORS_NAMESPACE(13)
+TL_LOCATED_OPERATORS_NAMESPACE(14)
+TL_LOCATED_OPERATORS_NAMESPACE(15)
+TL_LOCATED_OPERATORS_NAMESPACE(16)
+TL_LOCATED_OPERATORS_NAMESPACE(17)
+TL_LOCATED_OPERATORS_NAMESPACE(18)
+TL_LOCATED_OPERATORS_NAMESPACE(19)
+TL_LOCATED_OPERATORS_NAMESPACE(20)
+TL_LOCATED_OPERATORS_NAMESPACE(21)
+TL_LOCATED_OPERATORS_NAMESPACE(22)
+TL_LOCATED_OPERATORS_NAMESPACE(23)
+TL_LOCATED_OPERATORS_NAMESPACE(24)
+TL_LOCATED_OPERATORS_NAMESPACE(25)
+TL_LOCATED_OPERATORS_NAMESPACE(26)
+TL_LOCATED_OPERATORS_NAMESPACE(27)
+TL_LOCATED_OPERATORS_NAMESPACE(28)
+TL_LOCATED_OPERATORS_NAMESPACE(29)
+TL_LOCATED_OPERATORS_NAMESPACE(30)
+TL_LOCATED_OPERATORS_NAMESPACE(31)
+#undef TL_LOCATED_OPERATORS_NAMESPACE
+#undef TL_LOCATED_OPERATOR
+#undef TL_LOCATED_COMPOUND
+
+template <class D>
+using located_operators_t = typename located_operators_in<operator_namespace_of<D>(), D>::type;
+
+template <class D>
+struct expr_base : expr_tag, located_operators_t<D> {
   TL_FN const D& self() const { return static_cast<const D&>(*this); }
 
   // x.col() is Triton's x[:, None]: a [N] tile seen as an [N, 1] column.
@@ -131,24 +224,7 @@ struct expr_base : expr_tag {
     return expand_dims<0>(self());
   }
 
-  TL_LOCATED_OPERATOR(+, add)
-  TL_LOCATED_OPERATOR(-, sub)
-  TL_LOCATED_OPERATOR(*, mul)
-  TL_LOCATED_OPERATOR(/, div)
-  TL_LOCATED_OPERATOR(%, mod)
-  TL_LOCATED_COMPOUND(+=, add)
-  TL_LOCATED_COMPOUND(-=, sub)
-  TL_LOCATED_COMPOUND(*=, mul)
-  TL_LOCATED_COMPOUND(/=, div)
-
-  template <class X = D>
-    requires(!converts_to_scalar_v<X>)
-  friend TL_FN auto operator-(located<D> a) {
-    return make_unary<op::negate>(a.e, a.loc);
-  }
 };
-#undef TL_LOCATED_OPERATOR
-#undef TL_LOCATED_COMPOUND
 
 // How a node keeps a child: lazy nodes by value (they are small), data tiles by reference. A node
 // with a data child is materialized before the full-expression that built it ends, so the
