@@ -32,16 +32,22 @@ struct listed_and_built {
   int built = 0;
 };
 
-template <class Matches>
-listed_and_built count_test_kernels(Matches matches) {
+// `for_each` walks a list (for_each_test_kernel, for_each_dot_kernel) with the callable it is given.
+template <class ForEach, class Matches>
+listed_and_built count_kernels(ForEach for_each, Matches matches) {
   listed_and_built n;
-  for_each_test_kernel([&]<class Kernel>(const char* name) {
+  for_each([&]<class Kernel>(const char* name) {
     if (matches.template operator()<Kernel>(std::string_view(name))) {
       ++n.listed;
       n.built += built_with_warps(Kernel::num_warps) ? 1 : 0;
     }
   });
   return n;
+}
+
+template <class Matches>
+listed_and_built count_test_kernels(Matches matches) {
+  return count_kernels([](auto&& f) { for_each_test_kernel(f); }, matches);
 }
 
 }  // namespace tp::gpu_tests
