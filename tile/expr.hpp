@@ -123,7 +123,7 @@ TL_FN auto expand_dims(E&& e);
 // every friend of the same name already declared there. A kernel makes hundreds of expression
 // types and a test unit holds dozens of kernels, so in one namespace that comparison was quadratic:
 // the simulator's side of the GPU tests' 32 elementwise kernels took 55 s of g++ 12's front end,
-// 24 s without the friends, 24 s with them spread out like this (`-fsyntax-only -ftime-report`).
+// 24 s without the friends, 21 s with them spread out like this (`-fsyntax-only -ftime-report`).
 // nvcc keeps them in one namespace: its device and host passes must see the same bases.
 inline constexpr unsigned operator_namespaces = 32;
 
@@ -223,7 +223,6 @@ struct expr_base : expr_tag, located_operators_t<D> {
     static_assert(D::shape_type::rank == 1, "tl: .row() turns a 1-D tile [N] into a row [1, N]");
     return expand_dims<0>(self());
   }
-
 };
 
 // How a node keeps a child: lazy nodes by value (they are small), data tiles by reference. A node
