@@ -1,10 +1,11 @@
 // The corpus (tests/corpus.hpp) for the puzzles that need atomics: 28 histogram, 29
-// split-k-matmul. Each wrong kernel
+// split-k-matmul, 32 amax. Each wrong kernel
 // below is a mistake that reads as right, and each fails on every seed with the kind beside its
 // line at the bottom; the twins pass, written differently from the reference solutions.
 #include <catch2/catch.hpp>
 
 #include "check_as_puzzle.hpp"
+#include "checker/specs/amax.hpp"
 #include "checker/specs/histogram.hpp"
 #include "checker/specs/split_k_matmul.hpp"
 #include "corpus.hpp"
@@ -85,6 +86,48 @@ struct HistogramCountsExchanged {
 };
 
 // ---- split-k-matmul ----
+
+// ---- amax ----
+
+// amax's mistakes, each a line of the solution written otherwise: the row's maximum stored
+// (the row's last program wins), the maxima added, the largest value taken for the largest
+// magnitude, the lanes past the edge padded with -inf (a max's identity, but |-inf| = inf), and
+// one atomic per element rather than per row.
+enum class amax_mistake { stored, added, values_not_magnitudes, minus_inf_padding, per_element };
+
+template <int B0, int B1, amax_mistake M>
+struct amax_with {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> amax, int N0, int N1) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    auto in_bounds = (rows < N0).col() & (cols < N1).row();
+    auto tile = tl::load(x + rows.col() * N1 + cols.row(), in_bounds,
+                         M == amax_mistake::minus_inf_padding ? -INFINITY : 0.0f);
+    if constexpr (M == amax_mistake::per_element) {
+      tl::atomic_max(amax + rows.col() + 0 * cols.row(), tl::abs(tile), in_bounds);
+      return;
+    }
+    auto row_amax = M == amax_mistake::values_not_magnitudes ? tl::max<1>(tile)
+                                                             : tl::max<1>(tl::abs(tile));
+    if constexpr (M == amax_mistake::stored)
+      tl::store(amax + rows, row_amax, rows < N0);
+    else if constexpr (M == amax_mistake::added)
+      tl::atomic_add(amax + rows, row_amax, rows < N0);
+    else
+      tl::atomic_max(amax + rows, row_amax, rows < N0);
+  }
+};
+template <int B0, int B1>
+using AmaxStored = amax_with<B0, B1, amax_mistake::stored>;
+template <int B0, int B1>
+using AmaxAdded = amax_with<B0, B1, amax_mistake::added>;
+template <int B0, int B1>
+using AmaxOfValues = amax_with<B0, B1, amax_mistake::values_not_magnitudes>;
+template <int B0, int B1>
+using AmaxPaddedWithMinusInf = amax_with<B0, B1, amax_mistake::minus_inf_padding>;
+template <int B0, int B1>
+using AmaxAtomicPerElement = amax_with<B0, B1, amax_mistake::per_element>;
 
 }  // namespace wrong
 
@@ -193,6 +236,20 @@ struct SplitKContiguousSlices {
   }
 };
 
+// The largest magnitude as the larger of the row's maximum and its negated minimum, masked lanes
+// taken out by `where` rather than by the load's `other`.
+template <int B0, int B1>
+struct AmaxFromMaxAndMin {
+  static constexpr int num_warps = 4;
+  TL_KERNEL void operator()(tl::ptr<const float> x, tl::ptr<float> amax, int N0, int N1) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    auto in_bounds = (rows < N0).col() & (cols < N1).row();
+    auto tile = tl::where(in_bounds, tl::load(x + rows.col() * N1 + cols.row(), in_bounds), 0.0f);
+    tl::atomic_max(amax + rows, tl::maximum(tl::max<1>(tile), -tl::min<1>(tile)), rows < N0);
+  }
+};
+
 }  // namespace twin
 
 TP_CORPUS_GROUP("atomics");
@@ -205,6 +262,12 @@ TP_WRONG(SplitKStoresItsPartial, split_k_matmul, "race-write-write", "stores to 
 TP_WRONG(SplitKEveryProgramAllOfK, split_k_matmul, "wrong-result", "");
 TP_WRONG(SplitKAtomicEveryStep, split_k_matmul, "efficiency-budget", "atomics on c");
 TP_WRONG(SplitKSlicesRoundedDown, split_k_matmul, "wrong-result", "");
+TP_WRONG(AmaxStored, amax, "race-write-write", "stores to amax elements");
+TP_WRONG(AmaxAdded, amax, "wrong-result", "");
+TP_WRONG(AmaxOfValues, amax, "wrong-result", "");
+TP_WRONG(AmaxPaddedWithMinusInf, amax, "nan-inf", "");
+TP_WRONG(AmaxAtomicPerElement, amax, "efficiency-budget", "atomics on amax");
 TP_TWIN(HistogramAtomicFromTheLastBins, histogram);
 TP_TWIN(SplitKContiguousSlices, split_k_matmul);
+TP_TWIN(AmaxFromMaxAndMin, amax);
 TP_CORPUS_TESTS("atomics")

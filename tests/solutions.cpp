@@ -269,6 +269,13 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(x.max_element_reads == 1);
     CHECK(counters_named(report, "p").loads == ceil_div(N0, B0));  // once per program
     CHECK(counters_named(report, "y").stores == N0);
+  } else if (spec.id == "amax") {
+    const long long N0 = n[0], N1 = n[1], B1 = b[1];
+    const auto& x = counters_named(report, "x");
+    CHECK(x.loads == N0 * N1);
+    CHECK(x.max_element_reads == 1);
+    // One atomic per row in each of the row's programs.
+    CHECK(counters_named(report, "amax").stores == N0 * ceil_div(N1, B1));
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
