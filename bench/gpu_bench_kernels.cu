@@ -10,11 +10,17 @@
 #include <utility>
 
 #include "bench/attention_kernels.hpp"
+#include "bench/gpu_bench_puzzles.cuh"
 #include "bench/gpu_bench_session.cuh"
+#include "solutions/cross_entropy.hpp"
 #include "solutions/flash_attention.hpp"
 #include "solutions/flash_attention_pipelined.hpp"
 #include "solutions/long_softmax_2loop.hpp"
+#include "solutions/layer_norm.hpp"
 #include "solutions/long_softmax_3loop.hpp"
+#include "solutions/rms_norm.hpp"
+#include "solutions/rope.hpp"
+#include "solutions/softmax_backward.hpp"
 #include "solutions/softmax_fused.hpp"
 
 namespace tp::bench_gpu {
@@ -115,6 +121,12 @@ void add_changed_attention(kernel_table& t, const char* change) {
   add_attention_variant<ChangedAttention<tl::float16, B0, B1, D, Change>, B0, B1, D>(t, change);
 }
 
+// A puzzle benchmarked through its spec (bench/gpu_bench_puzzles.cuh), in its count's unit.
+template <class Kernel>
+void add_puzzle(kernel_table& t, const char* puzzle, std::initializer_list<int> blocks) {
+  if constexpr (Kernel::num_warps == warps) t.puzzles[kernel_key(puzzle, blocks)] = {&bench_gpu::puzzle<Kernel>, warps};
+}
+
 }  // namespace
 
 template <>
@@ -160,6 +172,21 @@ void add_kernels<TL_NUM_WARPS>(kernel_table& t) {
   add_attention_variant<FlashAttentionPipelined<float16, 128, 64, 64>, 128, 64, 64>(t, "pipelined");
   add_attention_variant<FlashAttentionPipelined<float16, 64, 64, 128>, 64, 64, 128>(t, "pipelined");
   add_attention_variant<FlashAttentionPipelined<float16, 128, 64, 128>, 128, 64, 128>(t, "pipelined");
+  // The puzzles benchmarked through their specs, at the block sizes of puzzle_sweeps
+  // (bench/gpu_benchmarks.cu); each solution's num_warps follows from B0 * B1.
+  add_puzzle<solutions::RmsNorm<1, 2048>>(t, "rms-norm", {1, 2048});
+  add_puzzle<solutions::RmsNorm<4, 512>>(t, "rms-norm", {4, 512});
+  add_puzzle<solutions::LayerNorm<1, 2048>>(t, "layer-norm", {1, 2048});
+  add_puzzle<solutions::LayerNorm<4, 512>>(t, "layer-norm", {4, 512});
+  add_puzzle<solutions::CrossEntropy<1, 2048>>(t, "cross-entropy", {1, 2048});
+  add_puzzle<solutions::CrossEntropy<4, 512>>(t, "cross-entropy", {4, 512});
+  add_puzzle<solutions::Rope<64, 32>>(t, "rope", {64, 32});
+  add_puzzle<solutions::Rope<32, 64>>(t, "rope", {32, 64});
+  add_puzzle<solutions::Rope<16, 128>>(t, "rope", {16, 128});
+  add_puzzle<solutions::SoftmaxBackward<1, 1024>>(t, "softmax-backward", {1, 1024});
+  add_puzzle<solutions::SoftmaxBackward<1, 2048>>(t, "softmax-backward", {1, 2048});
+  add_puzzle<solutions::SoftmaxBackward<1, 4096>>(t, "softmax-backward", {1, 4096});
+  add_puzzle<solutions::SoftmaxBackward<1, 8192>>(t, "softmax-backward", {1, 8192});
 }
 
 }  // namespace tp::bench_gpu

@@ -125,6 +125,9 @@ double attention_error(const attention_problem& p);
 using softmax_runner = void (*)(session& s, const char* benchmark, const std::string& variant,
                                 softmax_problem& p);
 using attention_runner = void (*)(session& s, const std::string& variant, attention_problem& p);
+// A puzzle's solution on its spec's case at `sizes` (bench/gpu_bench_puzzles.cuh).
+using puzzle_runner = void (*)(session& s, const std::string& benchmark, const std::vector<int>& sizes,
+                               const std::vector<int>& blocks, const std::string& variant);
 template <class Runner>
 struct kernel_entry {
   Runner run = nullptr;
@@ -134,6 +137,7 @@ struct kernel_table {
   // kernel_key(...) -> the runner
   std::map<std::string, kernel_entry<softmax_runner>> softmax;
   std::map<std::string, kernel_entry<attention_runner>> attention;
+  std::map<std::string, kernel_entry<puzzle_runner>> puzzles;  // kernel_key(puzzle id, blocks)
 };
 
 // `warps` 0 is the solution as its file writes it; otherwise the same kernel built for `warps`.

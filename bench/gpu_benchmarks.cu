@@ -318,6 +318,71 @@ int attention_sweep(session* s) {
   return rows;
 }
 
+// ---- the puzzles benchmarked through their specs (bench/gpu_bench_puzzles.cuh)
+
+// One size of a puzzle (its spec's sizes, in order) and the block sizes it runs with there.
+struct puzzle_size {
+  std::vector<int> sizes;
+  std::vector<std::vector<int>> blocks;
+};
+struct puzzle_sweep {
+  const char* puzzle;
+  std::vector<puzzle_size> sizes;
+};
+
+// Rows of D = 1024 ... 8192 (the hidden sizes of the usual models), 4096 rows.
+std::vector<puzzle_size> rows_of(std::vector<std::vector<int>> blocks) {
+  std::vector<puzzle_size> out;
+  for (const int d : {1024, 2048, 4096, 8192}) out.push_back({{4096, d}, blocks});
+  return out;
+}
+
+const std::vector<puzzle_sweep>& puzzle_sweeps() {
+  static const std::vector<puzzle_sweep> sweeps = {
+      {"rms-norm", rows_of({{1, 2048}, {4, 512}})},
+      {"layer-norm", rows_of({{1, 2048}, {4, 512}})},
+      // A whole row in one tile (T <= B1), one program per row.
+      {"softmax-backward",
+       {{{4096, 1024}, {{1, 1024}}},
+        {{4096, 2048}, {{1, 2048}}},
+        {{4096, 4096}, {{1, 4096}}},
+        {{4096, 8192}, {{1, 8192}}}}},
+      // Vocabularies of 8192 to 131072 classes.
+      {"cross-entropy",
+       {{{4096, 8192}, {{1, 2048}, {4, 512}}},
+        {{4096, 32768}, {{1, 2048}, {4, 512}}},
+        {{1024, 131072}, {{1, 2048}, {4, 512}}}}},
+      // 4096 tokens of 32 to 128 heads, head_dim 64, 128 and 256 (B1 = D / 2 pairs).
+      {"rope",
+       {{{4096 * 128, 64}, {{64, 32}}},
+        {{4096 * 64, 128}, {{32, 64}}},
+        {{4096 * 32, 256}, {{16, 128}}}}},
+  };
+  return sweeps;
+}
+
+int puzzle_sweep_rows(session* s, const puzzle_sweep& sweep) {
+  int rows = 0;
+  for (const auto& size : sweep.sizes)
+    for (const auto& blocks : size.blocks) {
+      std::string key = sweep.puzzle, variant;
+      static const char* const names[] = {"B0", "B1", "B2", "B3"};
+      for (std::size_t i = 0; i < blocks.size() && i < 4; ++i) {
+        key.append(" ").append(std::to_string(blocks[i]));
+        variant.append(i ? " " : "").append(names[i]).append("=").append(std::to_string(blocks[i]));
+      }
+      const auto entry = kernels().puzzles.find(key);
+      if (entry == kernels().puzzles.end())
+        throw std::runtime_error("the GPU benchmark module has no kernel '" + key +
+                                 "' (bench/gpu_bench_kernels.cu)");
+      ++rows;
+      if (s)
+        entry->second.run(*s, sweep.puzzle, size.sizes, blocks,
+                          variant + " num_warps=" + std::to_string(entry->second.warps));
+    }
+  return rows;
+}
+
 int run_or_count(session* s, const std::vector<std::string>& chosen) {
   int rows = 0;
   for (const auto& b : chosen) {
@@ -336,6 +401,8 @@ int run_or_count(session* s, const std::vector<std::string>& chosen) {
       if (s) matmul_sweep(*s);
     }
     if (b == "flash-attention") rows += attention_sweep(s);
+    for (const auto& sweep : puzzle_sweeps())
+      if (b == sweep.puzzle) rows += puzzle_sweep_rows(s, sweep);
   }
   return rows;
 }

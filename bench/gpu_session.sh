@@ -4,16 +4,18 @@
 #
 #   bash bench/gpu_session.sh [OUTPUT_DIR] [STEPS]
 #
-# STEPS is a comma-separated subset of build,buildbench,tests,check,warps,sanitize,sass,bench,
-# resources,profile,sm80,staged,stagedprofile,sourcecounts,matmul,results (default: all but buildbench,
-# resources, profile, staged, stagedprofile and results):
+# STEPS is a comma-separated subset of build,buildbench,buildcli,tests,check,warps,sanitize,sass,bench,
+# puzzles,resources,profile,sm80,staged,stagedprofile,sourcecounts,matmul,results (default: all but
+# buildbench, buildcli, puzzles, resources, profile, staged, stagedprofile and results):
 #   build     configure and build the CLI, every puzzle's solution modules (simulator and GPU),
 #             the GPU tests and the GPU benchmarks (sm_90a: wgmma)
 #   buildbench  configure and build only what bench and profile need: the CLI and the GPU
 #             benchmarks
+#   buildcli  configure and build the CLI only (`check` builds the modules it checks)
 #   tests     ctest -L gpu (the GPU parity tests, and check --gpu of the solutions and the stubs
 #             through the CLI), and the parity tests' own report
-#   check     tilepuzzles check --gpu --impl solution: every puzzle, the GPU after the simulator
+#   check     tilepuzzles check --gpu --impl solution: every puzzle (or those of $CHECK_PUZZLES),
+#             the GPU after the simulator
 #   warps     the solutions of five puzzles as a learner's stubs (check --puzzles DIR) with
 #             num_warps = 1 and with num_warps = 8: their GPU modules are built for those counts
 #   sanitize  compute-sanitizer memcheck, racecheck, synccheck and initcheck on every GPU-capable
@@ -26,6 +28,10 @@
 #             bench.txt, bench.csv, bench.svg), then, where Python has torch and triton,
 #             bench/torch_triton_baselines.py with the project's CSV beside PyTorch and Triton
 #             (baselines.txt)
+#   puzzles   the puzzles benchmarked through their specs (bench/gpu_bench_puzzles.cuh):
+#             `tilepuzzles bench rms-norm layer-norm softmax-backward cross-entropy rope`, then
+#             bench/torch_triton_baselines.py beside them; OUTPUT_DIR/puzzles/ is a folder for
+#             bench/results/puzzles/ (bench.csv, baselines.csv, session.txt)
 #   staged    compute-sanitizer memcheck, racecheck and synccheck on the GPU tests' [pipeline]
 #             cases (dot's operands copied into its shared memory by a pipelined range), and the
 #             registers, stack and shared memory of the bench's matmul kernels (staged.txt)
@@ -74,7 +80,7 @@ say "== machine (commit $commit)"
 } 2>&1 | tee -a "$summary"
 
 build=build-gpu
-if want build || want buildbench; then
+if want build || want buildbench || want buildcli; then
   prefix=()
   if ls .deps/*.deb >/dev/null 2>&1; then
     for f in .deps/*.deb; do dpkg -x "$f" /tmp/tilepuzzles-deps; done
@@ -90,7 +96,7 @@ if want build || want buildbench; then
   targets="tilepuzzles"
   # The benchmark module's units take most of the build (minutes even on 16 cores): only the
   # steps that time or inspect it build it.
-  for step in buildbench bench matmul sass resources profile staged stagedprofile sourcecounts; do
+  for step in buildbench bench puzzles matmul sass resources profile staged stagedprofile sourcecounts; do
     if want $step; then
       targets="$targets tilepuzzles_bench_gpu_module tilepuzzles_bench_gpu_float_facts"
       targets="$targets tilepuzzles_shared_arena_probe"
@@ -117,7 +123,8 @@ fi
 
 if want check; then
   say "== tilepuzzles check --gpu --impl solution ($(elapsed))"
-  ./$build/tilepuzzles check --gpu --impl solution > "$out/check.txt" 2>&1
+  # shellcheck disable=SC2086
+  ./$build/tilepuzzles check --gpu --impl solution ${CHECK_PUZZLES:-} > "$out/check.txt" 2>&1
   echo "exit $?" >> "$out/check.txt"
   tee -a "$summary" < "$out/check.txt"
 fi
@@ -152,7 +159,8 @@ if want sanitize; then
   for tool in memcheck racecheck synccheck initcheck; do
     for run in check layouts; do
       if [ $run = check ]; then
-        cmd=(./$build/tilepuzzles check --gpu --impl solution --no-isolate --order forward)
+        # shellcheck disable=SC2206
+        cmd=(./$build/tilepuzzles check --gpu --impl solution --no-isolate --order forward ${CHECK_PUZZLES:-})
       else
         cmd=(./$build/tests/tilepuzzles_gpu_tests "[layouts],[semantics],[dot],[pipeline]")
       fi
@@ -162,6 +170,28 @@ if want sanitize; then
       say "$tool, $run: $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.txt" | tail -1) ($(elapsed))"
     done
   done
+fi
+
+if want puzzles; then
+  say "== the puzzles benchmarked through their specs ($(elapsed))"
+  mkdir -p "$out/puzzles"
+  benchmarks="rms-norm layer-norm softmax-backward cross-entropy rope"
+  {
+    echo "tilepuzzles bench $benchmarks --csv bench.csv"
+    echo "python3 bench/torch_triton_baselines.py --only copy $benchmarks --project bench.csv --csv baselines.csv"
+  } > "$out/puzzles/session.txt"
+  # shellcheck disable=SC2086
+  TILEPUZZLES_COMMIT=$commit ./$build/tilepuzzles bench $benchmarks --csv "$out/puzzles/bench.csv" \
+      > "$out/puzzles/bench.txt" 2>&1
+  echo "exit $?" >> "$out/puzzles/bench.txt"
+  tee -a "$summary" < "$out/puzzles/bench.txt"
+  if python3 -c "import torch" 2>/dev/null; then
+    # shellcheck disable=SC2086
+    PYTHONUNBUFFERED=1 python3 bench/torch_triton_baselines.py --only copy $benchmarks \
+        --project "$out/puzzles/bench.csv" --csv "$out/puzzles/baselines.csv" > "$out/puzzles/baselines.txt" 2>&1
+    echo "exit $?" >> "$out/puzzles/baselines.txt"
+    tee -a "$summary" < "$out/puzzles/baselines.txt"
+  fi
 fi
 
 if want sass; then

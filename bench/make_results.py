@@ -13,6 +13,9 @@ the run's output folder):
                           against them
   session.txt             optional: the commands of the run, one per line, shown as they are
 
+A subfolder of it with the same files is a later run of benchmarks the first did not have
+(bench/results/puzzles/: the puzzles benchmarked through their specs), shown after it.
+
 For each benchmark, a table per problem size: the project's fastest configuration of each
 algorithm, with its time and throughput, and the ratios to torch (or cuBLAS, or SDPA) and to Triton's
 kernel of the same algorithm measured in the same run. The history of how the numbers got here is
@@ -30,8 +33,14 @@ TITLES = {
     "long-softmax": "softmax over long rows, fp32: 1024 rows x N",
     "matmul": "matmul, M = N = K",
     "attention": "flash attention, fp16, batch x heads x tokens x head_dim",
+    "rms-norm": "rms-norm, fp32: rows x D",
+    "layer-norm": "layer-norm (y, mean, rstd), fp32: rows x D",
+    "softmax-backward": "softmax-backward, fp32: rows x T",
+    "cross-entropy": "cross-entropy, fp32 logits: rows x V",
+    "rope": "rope, fp32: rows (tokens x heads) x head_dim",
 }
-ORDER = ("vector-add", "softmax", "long-softmax", "matmul", "attention")
+ORDER = ("vector-add", "softmax", "long-softmax", "matmul", "attention", "rms-norm", "layer-norm",
+         "softmax-backward", "cross-entropy", "rope")
 
 
 def read_rows(path: str) -> List[Dict[str, str]]:
@@ -59,9 +68,9 @@ def size_key(size: str):
     return tuple(int(p) if p.isdigit() else p for p in size.split("x"))
 
 
-def baseline_table(table: str, mine: List[Dict[str, str]]) -> List[str]:
+def baseline_table(table: str, mine: List[Dict[str, str]], level: str = "##") -> List[str]:
     flops = any(number(r.get("tflops")) for r in mine)
-    out = ["", f"## {TITLES.get(table, table)}", ""]
+    out = ["", f"{level} {TITLES.get(table, table)}", ""]
     head = "| size | dtype |" + (" causal |" if table == "attention" else "")
     head += " algorithm | fastest configuration | ms | " + ("TFLOP/s" if flops else "GB/s")
     head += " | x torch | x Triton |"
@@ -127,17 +136,9 @@ def own_attention_table(rows: List[Dict[str, str]]) -> List[str]:
     return out
 
 
-def main() -> int:
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    folder = sys.argv[1]
-    baselines_path = os.path.join(folder, "baselines.csv")
-    if not os.path.exists(baselines_path):
-        print(f"{baselines_path} is missing: see `python3 bench/make_results.py` without arguments",
-              file=sys.stderr)
-        return 2
-    rows = read_rows(baselines_path)
+def run_lines(folder: str, level: str):
+    """One run's bullets (GPU, commit, commands) and its tables, from its folder's CSVs."""
+    rows = read_rows(os.path.join(folder, "baselines.csv"))
     notes = []
     for name in ("bench.csv", "matmul.csv"):
         path = os.path.join(folder, name)
@@ -150,14 +151,7 @@ def main() -> int:
         with open(session) as f:
             commands = [line.rstrip("\n") for line in f if line.strip()]
 
-    out = ["# Measured results", ""]
-    out.append("The project's kernels on one GPU, each beside its baselines measured in the same run. "
-               "Made by")
-    out.append("`python3 bench/make_results.py bench/results > bench/RESULTS.md` from that run's "
-               "CSVs (bench/results/);")
-    out.append("how the numbers got here: bench/HISTORY.md, bench/NOTES.md and the git log.")
-    out.append("")
-    out.append(f"- GPU: {', '.join(gpus) if gpus else 'not recorded'}")
+    out = [f"- GPU: {', '.join(gpus) if gpus else 'not recorded'}"]
     for note in dict.fromkeys(notes):  # each distinct comment once, in order
         if note.startswith("GPU ") or note.startswith("tilepuzzles bench --csv:"):
             out.append(f"- {note.replace('tilepuzzles bench --csv: ', '`', 1)}" +
@@ -168,10 +162,7 @@ def main() -> int:
         out.append("  ```sh")
         out += ["  " + c for c in commands]
         out.append("  ```")
-    out.append("")
-    out.append("`x torch`: torch's time (cuBLAS for matmul, SDPA for attention) over the project's; "
-               "`x Triton`: Triton's kernel of the same algorithm over the project's (above 1: the "
-               "project is faster).")
+    bullets, out = out, []
 
     project = [r for r in rows if r.get("source") == "project"]
     compared = {r.get("table") for r in project}
@@ -179,7 +170,7 @@ def main() -> int:
         mine = [r for r in project if r.get("table") == table and r.get("impl") == "tilepuzzles"
                 and r.get("algorithm") not in ("copy", "cublas")]
         if mine:
-            out += baseline_table(table, mine)
+            out += baseline_table(table, mine, level)
     # What the baselines' run did not reach: the project's own rows, beside the vendor library
     # the project times in the same run (cuBLAS for matmul), or alone.
     own = []
@@ -191,6 +182,41 @@ def main() -> int:
         out += own_matmul_table([r for r in own if r["benchmark"] in ("matmul", "cublas")])
     if "attention" not in compared:
         out += own_attention_table([r for r in own if r["benchmark"] == "flash-attention"])
+    return bullets, out
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    folder = sys.argv[1]
+    baselines_path = os.path.join(folder, "baselines.csv")
+    if not os.path.exists(baselines_path):
+        print(f"{baselines_path} is missing: see `python3 bench/make_results.py` without arguments",
+              file=sys.stderr)
+        return 2
+    later = sorted(d for d in os.listdir(folder)
+                   if os.path.exists(os.path.join(folder, d, "baselines.csv")))
+
+    out = ["# Measured results", ""]
+    out.append("The project's kernels on one GPU, each beside its baselines measured in the same run. "
+               "Made by")
+    out.append("`python3 bench/make_results.py bench/results > bench/RESULTS.md` from that run's "
+               "CSVs (bench/results/);")
+    out.append("how the numbers got here: bench/HISTORY.md, bench/NOTES.md and the git log.")
+    out.append("")
+    bullets, tables = run_lines(folder, "##")
+    out += bullets
+    out.append("")
+    out.append("`x torch`: torch's time (cuBLAS for matmul, SDPA for attention) over the project's; "
+               "`x Triton`: Triton's kernel of the same algorithm over the project's (above 1: the "
+               "project is faster).")
+    out += tables
+    for name in later:
+        bullets, tables = run_lines(os.path.join(folder, name), "###")
+        out += ["", f"## The run in bench/results/{name}/", "",
+                "Benchmarks that the run above did not have, measured in a run of their own:", ""]
+        out += bullets + tables
     print("\n".join(out))
     return 0
 

@@ -64,8 +64,11 @@ if CPU_MODE:
     torch.set_num_threads(1)
     np.seterr(all="ignore")
 
-TABLES = ("copy", "vector-add", "softmax", "long-softmax", "matmul", "attention")
-MEMORY_BOUND = ("vector-add", "softmax", "long-softmax")
+# The puzzles benchmarked through their specs (bench/gpu_bench_puzzles.cuh): torch's operation of
+# each at the project's sizes (bench/gpu_benchmarks.cu, puzzle_sweeps), one table per puzzle.
+PUZZLE_TABLES = ("rms-norm", "layer-norm", "softmax-backward", "cross-entropy", "rope")
+TABLES = ("copy", "vector-add", "softmax", "long-softmax", "matmul", "attention") + PUZZLE_TABLES
+MEMORY_BOUND = ("vector-add", "softmax", "long-softmax") + PUZZLE_TABLES
 # The project's benchmark ids (its puzzle ids) that each table compares with.
 PROJECT_IDS = {
     "copy": ("copy", ),
@@ -74,6 +77,7 @@ PROJECT_IDS = {
     "long-softmax": ("softmax-fused", "long-softmax-2loop", "long-softmax-3loop"),
     "matmul": ("matmul", "cublas"),
     "attention": ("flash-attention", ),
+    **{table: (table, ) for table in PUZZLE_TABLES},
 }
 # The project's own baselines (its copy, its cuBLAS calls): listed beside ours as a cross-check,
 # never taken as the project's kernel.
@@ -804,6 +808,121 @@ def attention_rows(run: Run, batch: int, heads: int, tokens: int, head_dim: int,
     return rows
 
 
+# ---- the puzzles benchmarked through their specs: torch's operation at the project's sizes
+
+PUZZLE_SIZES = {
+    "rms-norm": [(4096, d) for d in (1024, 2048, 4096, 8192)],
+    "layer-norm": [(4096, d) for d in (1024, 2048, 4096, 8192)],
+    "softmax-backward": [(4096, t) for t in (1024, 2048, 4096, 8192)],
+    "cross-entropy": [(4096, 8192), (4096, 32768), (1024, 131072)],
+    "rope": [(4096 * 128, 64), (4096 * 64, 128), (4096 * 32, 256)],
+}
+PUZZLE_SMALL_SIZES = {"rope": [(64, 64), (33, 128)]}
+EPS = 1e-5
+
+
+# The fewest bytes each puzzle moves (every tensor read or written once), as the project counts them:
+# the sum of its tensors' bytes (the cross-entropy's targets are int32 there).
+PUZZLE_BYTES = {
+    "rms-norm": lambda n, d: 4 * (2 * n * d + d),
+    "layer-norm": lambda n, d: 4 * (2 * n * d + 2 * d + 2 * n),
+    "softmax-backward": lambda n, t: 4 * 3 * n * t,
+    "cross-entropy": lambda n, v: 4 * (n * v + 2 * n),
+    "rope": lambda n, d: 4 * 3 * n * d,
+}
+
+
+def puzzle_problem(run: Run, table: str, n_rows: int, n_cols: int, sets: int):
+    """(torch's call on input set i, returning its outputs; the expected outputs of set 0 in
+    float64) for one puzzle at one size, the operation as the project's spec states it."""
+    f64 = torch.float64
+    if table == "rms-norm":
+        ins = [(run.randn(n_rows, n_cols), run.randn(n_cols)) for _ in range(sets)]
+        x, w = (t.to(f64) for t in ins[0])
+        expected = [x * torch.rsqrt(x.square().mean(dim=1, keepdim=True) + EPS) * w]
+
+        def call(i):
+            return [F.rms_norm(ins[i][0], (n_cols, ), ins[i][1], EPS)]
+    elif table == "layer-norm":
+        ins = [(run.randn(n_rows, n_cols), run.randn(n_cols), run.randn(n_cols)) for _ in range(sets)]
+        x, w, b = (t.to(f64) for t in ins[0])
+        mean = x.mean(dim=1, keepdim=True)
+        rstd = torch.rsqrt((x - mean).square().mean(dim=1, keepdim=True) + EPS)
+        expected = [(x - mean) * rstd * w + b, mean.flatten(), rstd.flatten()]
+
+        def call(i):
+            y, m, r = torch.native_layer_norm(ins[i][0], (n_cols, ), ins[i][1], ins[i][2], EPS)
+            return [y, m.flatten(), r.flatten()]
+    elif table == "softmax-backward":
+        ins = [(torch.softmax(run.randn(n_rows, n_cols, scale=3.0), dim=1), run.randn(n_rows, n_cols))
+               for _ in range(sets)]
+        outs = [torch.empty(n_rows, n_cols, device=run.device) for _ in range(sets)]
+        y, dy = (t.to(f64) for t in ins[0])
+        expected = [y * (dy - (y * dy).sum(dim=1, keepdim=True))]
+
+        def call(i):
+            return [torch.ops.aten._softmax_backward_data.out(ins[i][1], ins[i][0], 1, torch.float32,
+                                                              grad_input=outs[i])]
+    elif table == "cross-entropy":
+        def target():
+            t = torch.randint(0, n_cols, (n_rows, ), generator=run.generator, device=run.device)
+            t[::8] = -100  # ignored rows, as the spec has about one in eight
+            return t
+        ins = [(run.randn(n_rows, n_cols, scale=3.0), target()) for _ in range(sets)]
+        logits, tgt = ins[0][0].to(f64), ins[0][1]
+        picked = logits.gather(1, tgt.clamp(min=0).unsqueeze(1)).squeeze(1)
+        expected = [torch.where(tgt == -100, 0.0, torch.logsumexp(logits, dim=1) - picked)]
+
+        def call(i):
+            return [F.cross_entropy(ins[i][0], ins[i][1], reduction="none", ignore_index=-100)]
+    elif table == "rope":
+        half = n_cols // 2
+        ins = [(run.randn(n_rows, n_cols), run.randn(n_rows, half), run.randn(n_rows, half)) for _ in range(sets)]
+        outs = [torch.empty(n_rows, n_cols, device=run.device) for _ in range(sets)]
+        x, c, sn = (t.to(f64) for t in ins[0])
+        expected = [torch.cat((x[:, :half] * c - x[:, half:] * sn, x[:, half:] * c + x[:, :half] * sn), dim=1)]
+
+        def call(i):
+            x, c, sn = ins[i]
+            x1, x2 = x[:, :half], x[:, half:]
+            return [torch.cat((x1 * c - x2 * sn, x2 * c + x1 * sn), dim=1, out=outs[i])]
+    else:
+        raise ValueError(table)
+    return call, expected
+
+
+TORCH_PUZZLE_OPS = {
+    "rms-norm": "torch.nn.functional.rms_norm",
+    "layer-norm": "torch.native_layer_norm (y, mean, rstd)",
+    "softmax-backward": "torch softmax backward (aten._softmax_backward_data)",
+    "cross-entropy": "torch.nn.functional.cross_entropy (reduction='none')",
+    "rope": "torch eager: x1*cos - x2*sin, x2*cos + x1*sin, cat",
+}
+
+
+def bench_puzzle(run: Run, table: str) -> List[Row]:
+    rows = []
+    for n_rows, n_cols in (PUZZLE_SMALL_SIZES.get(table, [(37, 100), (5, 1000)]) if run.small
+                           else PUZZLE_SIZES[table]):
+        size = f"{n_rows}x{n_cols}"
+        run.progress(f"{table} {size}")
+        row = Row(table, TORCH_PUZZLE_OPS[table], "", size, "fp32", is_torch=True)
+
+        row.bytes = PUZZLE_BYTES[table](n_rows, n_cols)
+
+        def body(n_rows=n_rows, n_cols=n_cols, size=size, row=row):
+            sets = run.input_sets(row.bytes)
+            call, expected = puzzle_problem(run, table, n_rows, n_cols, sets)
+            errors = [checked(run, f"{row.impl} {size} output {k}", lambda k=k: call(0)[k], want, 1e-5)
+                      for k, want in enumerate(expected)]
+            return timed_row(run, row, [lambda i=i: call(i) for i in range(sets)], max(errors))
+
+        rows.append(guarded(run, row, body))
+        if not run.small:
+            torch.cuda.empty_cache()
+    return rows
+
+
 BENCHES = {
     "copy": bench_copy,
     "vector-add": bench_vector_add,
@@ -811,6 +930,7 @@ BENCHES = {
     "long-softmax": bench_long_softmax,
     "matmul": bench_matmul,
     "attention": bench_attention,
+    **{table: (lambda run, table=table: bench_puzzle(run, table)) for table in PUZZLE_TABLES},
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -863,6 +983,11 @@ TITLES = {
     "long-softmax": "long-softmax: fp32, long rows; bytes = one read and one write of x",
     "matmul": "matmul: M x N x K; flops = 2 M N K; tf32 = fp32 in and out, TF32 products",
     "attention": "attention forward: batch x heads x tokens x head_dim, fp16; flops = 4 B H T^2 D (half if causal)",
+    "rms-norm": "rms-norm: y = x / sqrt(mean(x^2) + 1e-5) * w over rows x D, fp32; bytes = x, w, y once",
+    "layer-norm": "layer-norm: y, mean and rstd of rows x D, fp32; bytes = x, w, b, y, mean, rstd once",
+    "softmax-backward": "softmax-backward: dx = y * (dy - sum(y * dy)) over rows x T, fp32; bytes = y, dy, dx once",
+    "cross-entropy": "cross-entropy: one loss per row of rows x V logits, fp32; bytes = logits, target (int32), loss once",
+    "rope": "rope: the halves of rows x D rotated by per-row cos and sin [rows, D/2], fp32; bytes = x, cos, sin, y once",
 }
 
 

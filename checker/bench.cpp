@@ -12,6 +12,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "checker/bench_cases.hpp"
 #include "checker/bench_catalogue.hpp"
 #include "checker/bench_module_abi.hpp"
 #include "checker/bench_report.hpp"
@@ -80,6 +81,7 @@ struct collector {
   const bench_args* args;
   run_info info;
   std::vector<row> rows;
+  spec_cases cases;
   bool terminal = ::isatty(2) != 0;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   bool write_failed = false;
@@ -158,6 +160,17 @@ void on_row(void* context, const tp_bench_row* r) {
   }
   std::fflush(stdout);
   c.save();
+}
+
+const tp_bench_case* on_make_case(void* context, const char* puzzle, const int* sizes,
+                                  int size_count, const int* blocks, int block_count,
+                                  const char** problem) {
+  return static_cast<collector*>(context)->cases.make(puzzle, sizes, size_count, blocks,
+                                                      block_count, problem);
+}
+
+double on_judge(void* context, const void* const* outputs, const char** problem) {
+  return static_cast<collector*>(context)->cases.judge(outputs, problem);
 }
 
 }  // namespace
@@ -246,7 +259,7 @@ int run_bench(const bench_args& args) {
   std::vector<const char*> names;
   for (const auto& id : chosen) names.push_back(id.c_str());
   const tp_bench_request request{names.data(), static_cast<int>(names.size()), args.warmup, args.runs};
-  const tp_bench_host host{&c, on_started, on_progress, on_row};
+  const tp_bench_host host{&c, on_started, on_progress, on_row, on_make_case, on_judge};
   char error[1024] = "";
   const int status = run(tp_bench_abi_version, &request, &host, error, sizeof error);
   c.clear_progress();

@@ -28,6 +28,18 @@ inline constexpr benchmark_entry catalogue[] = {
      "2 M N K flops; x cuBLAS = cuBLAS's time in the same dtype / this row's", ""},
     {"flash-attention", "fp16, batch 4, 16 heads, 4096 tokens, head_dim 64 and 128, causal and not; B0 x B1 tiles with the solution's num_warps (4 for B0 = 64, 8 for 128, with two programs per multiprocessor at head_dim 64), 128 x 64 x 64 also with 4, 64 x 64 x 64 also with q staged, 64 x 64 x 64 and 64 x 64 x 128 also with k loaded as it lies and transposed by tl::trans, 128 x 64 x 64, 64 x 64 x 128 and 128 x 64 x 128 also as the fast variant (solutions/flash_attention_pipelined.hpp: the loop over keys a 2-stage tl::range)",
      "4 B H T^2 D flops (half of them when causal), as torch SDPA's are counted by bench/torch_triton_baselines.py", ""},
+    // The puzzles below are benchmarked through their specs: the inputs `check` fills and the
+    // spec's reference and tolerance, at the benchmark's sizes (bench/gpu_bench_puzzles.cuh).
+    {"rms-norm", "fp32, 4096 rows x D, D = 1024 ... 8192; B0 x B1 = 1 x 2048 and 4 x 512",
+     "bytes of every tensor, each read or written once: x, w, y", ""},
+    {"layer-norm", "fp32, 4096 rows x D, D = 1024 ... 8192; B0 x B1 = 1 x 2048 and 4 x 512",
+     "bytes of every tensor, each read or written once: x, w, b, y, mean, rstd", ""},
+    {"softmax-backward", "fp32, 4096 rows x T, T = 1024 ... 8192, a row in one tile (B1 = T)",
+     "bytes of every tensor, each read or written once: y, dy, dx", ""},
+    {"cross-entropy", "fp32 logits, 4096 rows x V, V = 8192 and 32768, then 1024 x 131072; B0 x B1 = 1 x 2048 and 4 x 512",
+     "bytes of every tensor, each read or written once: logits, target (int32), loss", ""},
+    {"rope", "fp32, 4096 tokens of 128, 64 and 32 heads (the rows), head_dim D = 64, 128 and 256; B1 = D / 2 pairs, B0 x B1 = 2048",
+     "bytes of every tensor, each read or written once: x, cos, sin, y", ""},
 };
 
 inline const benchmark_entry* find_benchmark(std::string_view puzzle) {

@@ -7,7 +7,7 @@
 extern "C" {
 
 // Bumped whenever a struct below changes.
-inline constexpr int tp_bench_abi_version = 4;
+inline constexpr int tp_bench_abi_version = 5;
 
 // One measured kernel, configuration and size; the strings live until the callback returns.
 struct tp_bench_row {
@@ -34,11 +34,39 @@ struct tp_bench_request {
   int runs;    // timed samples; the median is reported
 };
 
+// One tensor of a puzzle's case, made by the host from the puzzle's spec: its bytes in its
+// dtype, an output's poisoned (NaN, INT_MIN) or zeroed as the checker launches it.
+struct tp_bench_tensor {
+  const char* name;
+  int output;  // 1 where the kernel writes it
+  const void* bytes;
+  long long byte_count;
+};
+
+// A puzzle's case at a benchmark's size: what `check --gpu` would launch, at a size no case of
+// the checker has. It lives until the next make_case.
+struct tp_bench_case {
+  int grid[3];                     // the spec's grid for these sizes and block sizes
+  int tensor_count;
+  const tp_bench_tensor* tensors;  // in the kernel's argument order, before its sizes
+};
+
 struct tp_bench_host {
   void* context;
   void (*started)(void* context, const char* gpu, double ceiling_bytes);  // once, first
   void (*progress)(void* context, const char* what, int done, int total);
   void (*row)(void* context, const tp_bench_row* row);
+  // The case of puzzle `puzzle` (an id) at `sizes` (the spec's sizes, in its order) for the
+  // block sizes `blocks`, its inputs filled as the checker fills them (seed 0); null, with
+  // `*problem` saying why, where the puzzle has no spec or the sizes do not fit it.
+  const tp_bench_case* (*make_case)(void* context, const char* puzzle, const int* sizes,
+                                    int size_count, const int* blocks, int block_count,
+                                    const char** problem);
+  // The outputs of one launch of the last case (`outputs[i]`: tensor i's bytes as the kernel
+  // wrote them, null for an input), judged against the spec's reference with the spec's
+  // tolerance: `*problem` is the checker's diagnostic where they differ (null where they agree).
+  // Returns the largest error of an element relative to the largest magnitude of its output.
+  double (*judge)(void* context, const void* const* outputs, const char** problem);
 };
 
 using tp_bench_run_fn = int (*)(int abi_version, const tp_bench_request* request,

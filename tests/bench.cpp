@@ -3,11 +3,14 @@
 // bench/gpu_session.sh's).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstring>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "checker/bench_cases.hpp"
 #include "checker/bench_report.hpp"
 #include "checker/gpu.hpp"
 #include "checker/svg_plot.hpp"
@@ -319,4 +322,64 @@ TEST_CASE("bench's plot draws matmul in TFLOP/s, cuBLAS dashed, without the copy
   CHECK_THAT(panel, Catch::Contains("cuBLAS cublasSgemm"));
   CHECK_THAT(panel, Catch::Contains("tl B0=128 B1=64 B_MID=16 fp32"));
   CHECK_THAT(panel, Catch::Contains("25.0 TFLOP/s"));
+}
+
+namespace {
+
+std::vector<float> floats_of(const tp_bench_tensor& t) {
+  std::vector<float> out(static_cast<std::size_t>(t.byte_count) / sizeof(float));
+  std::memcpy(out.data(), t.bytes, static_cast<std::size_t>(t.byte_count));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("bench's puzzle cases are the checker's, and a wrong output fails them as check does",
+          "[bench]") {
+  tp::bench::spec_cases cases;
+  const char* problem = nullptr;
+  const int sizes[] = {5, 70}, blocks[] = {1, 32};
+  const tp_bench_case* c = cases.make("rms-norm", sizes, 2, blocks, 2, &problem);
+  REQUIRE(c != nullptr);
+  CHECK(problem == nullptr);
+  CHECK((c->grid[0] == 5 && c->grid[1] == 1 && c->grid[2] == 1));
+  REQUIRE(c->tensor_count == 3);
+  CHECK(std::string(c->tensors[0].name) == "x");
+  CHECK(c->tensors[2].output == 1);
+  CHECK(c->tensors[2].byte_count == 5 * 70 * 4);
+
+  // y = x / sqrt(mean(x^2) + 1e-5) * w, computed here in double from the case's own inputs.
+  const std::vector<float> x = floats_of(c->tensors[0]), w = floats_of(c->tensors[1]);
+  std::vector<float> y(5 * 70);
+  for (int r = 0; r < 5; ++r) {
+    double squares = 0;
+    for (int j = 0; j < 70; ++j) squares += double(x[r * 70 + j]) * x[r * 70 + j];
+    const double rstd = 1 / std::sqrt(squares / 70 + double(1e-5f));
+    for (int j = 0; j < 70; ++j) y[r * 70 + j] = static_cast<float>(x[r * 70 + j] * rstd * w[j]);
+  }
+  const void* outputs[] = {nullptr, nullptr, y.data()};
+  double error = cases.judge(outputs, &problem);
+  CHECK(problem == nullptr);
+  CHECK(error < 1e-6);
+
+  y[3 * 70 + 69] += 1.0f;
+  error = cases.judge(outputs, &problem);
+  REQUIRE(problem != nullptr);
+  CHECK_THAT(problem, Catch::StartsWith("wrong-result: at the benchmark's size"));
+  CHECK(error > 1e-3);
+
+  // The output as it goes in (NaN): nothing written.
+  const void* poisoned[] = {nullptr, nullptr, c->tensors[2].bytes};
+  cases.judge(poisoned, &problem);
+  REQUIRE(problem != nullptr);
+  CHECK_THAT(problem, Catch::StartsWith("nan-inf"));
+
+  const int one_size[] = {5};
+  CHECK(cases.make("rms-norm", one_size, 1, blocks, 2, &problem) == nullptr);
+  CHECK_THAT(problem, Catch::Contains("takes 2 sizes and 2 block sizes"));
+  CHECK(cases.make("no-such-puzzle", sizes, 2, blocks, 2, &problem) == nullptr);
+  CHECK_THAT(problem, Catch::Contains("no puzzle 'no-such-puzzle'"));
+  const int long_rows[] = {4, 100};
+  CHECK(cases.make("softmax-backward", long_rows, 2, blocks, 2, &problem) == nullptr);
+  CHECK_THAT(problem, Catch::Contains("T <= B1"));
 }
