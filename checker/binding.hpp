@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "checker/launch.hpp"
+#ifndef TILEPUZZLES_PUZZLE_ID
 #include "checker/puzzle_list.hpp"
+#endif
 #include "tile/tl.hpp"
 
 // Declares a puzzle's kernel template for its binding, as the stub's (puzzles::Name) and the
@@ -61,6 +63,16 @@ template <class... Blocks>
 struct block_list {};
 
 // What every binding has from its line of checker/puzzle_list.def: its id and number.
+#ifdef TILEPUZZLES_PUZZLE_ID
+// A puzzle module's compile is given its one line by CMake (cmake/puzzle_modules.cmake), which
+// makes modules only for the list's lines: it does not read the list, so that adding another
+// puzzle's line leaves every module's compile as it was (nothing rebuilds but the new puzzle's).
+template <class Binding>
+struct listed_puzzle {
+  static constexpr const char* id = TILEPUZZLES_PUZZLE_ID;
+  static constexpr int number = TILEPUZZLES_PUZZLE_NUMBER;
+};
+#else
 template <class Binding>
 struct listed_puzzle {
   static_assert(entry_of<Binding> != nullptr,
@@ -68,6 +80,7 @@ struct listed_puzzle {
   static constexpr const char* id = entry_of<Binding>->id.data();
   static constexpr int number = entry_of<Binding>->number;
 };
+#endif
 
 // Instantiates a kernel template (e.g. solutions::LongSoftmax) with one set of block sizes.
 template <template <int...> class Kernel, class Blocks>

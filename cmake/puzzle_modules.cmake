@@ -124,7 +124,14 @@ function(tilepuzzles_module stem impl backend)
   endif()
   add_library(${target} MODULE ${source})
   string(TOUPPER ${impl} impl_upper)
+  # Its line of checker/puzzle_list.def (checker/binding.hpp): the module does not include the
+  # list, so a line added for another puzzle rebuilds no module of this one.
+  list(FIND tilepuzzles_list_stems ${stem} index)
+  list(GET tilepuzzles_list_ids ${index} id)
+  math(EXPR number "${index} + 1")
   target_compile_definitions(${target} PRIVATE
+    TILEPUZZLES_PUZZLE_ID="${id}"
+    TILEPUZZLES_PUZZLE_NUMBER=${number}
     TILEPUZZLES_BINDING=${stem}
     TILEPUZZLES_BINDING_HEADER="checker/specs/${stem}.hpp"
     TILEPUZZLES_KERNEL_FILE="${kernel_file}"
