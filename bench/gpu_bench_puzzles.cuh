@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "bench/gpu_bench_session.cuh"
-#include "checker/binding.hpp"
+#include "checker/kernel_signature.hpp"
 #include "checker/gpu_launch.cuh"
 
 namespace tp::bench_gpu {

@@ -1,16 +1,12 @@
-// What the checker knows about a puzzle's kernels at compile time: their signature and the block
-// sizes they are instantiated with. Compiled by g++ (simulator) and nvcc (GPU) alike.
+// A puzzle's binding, the top of checker/specs/STEM.hpp: its kernel template declared in both
+// namespaces, its line of the list (id, number) and its stub and solution instantiated with a set
+// of block sizes. Compiled by g++ (simulator) and nvcc (GPU) alike.
 #pragma once
 
-#include <tuple>
-#include <type_traits>
-#include <vector>
-
-#include "checker/launch.hpp"
+#include "checker/kernel_signature.hpp"
 #ifndef TILEPUZZLES_PUZZLE_ID
 #include "checker/puzzle_list.hpp"
 #endif
-#include "tile/tl.hpp"
 
 // Declares a puzzle's kernel template for its binding, as the stub's (puzzles::Name) and the
 // solution's (solutions::Name): TP_KERNEL_TEMPLATE(VectorAdd, int B0). Declared, not included:
@@ -27,40 +23,6 @@
   }
 
 namespace tp {
-
-// One set of compile-time block sizes, e.g. blocks<4, 128> for B0 = 4, B1 = 128.
-template <int... B>
-struct blocks {
-  static constexpr tp::dtype dtype = tp::dtype::float32;
-  static std::vector<int> values() { return {B...}; }
-};
-
-// The checker's dtype of a kernel's element type.
-template <class T>
-constexpr tp::dtype dtype_of() {
-  using U = std::remove_cv_t<T>;
-  static_assert(std::is_same_v<U, float> || std::is_same_v<U, int> ||
-                    std::is_same_v<U, tl::float16> || std::is_same_v<U, tl::bfloat16>,
-                "the checker passes float32, float16, bfloat16 and int32 tensors: use "
-                "tl::ptr<float>, tl::ptr<tl::float16>, tl::ptr<tl::bfloat16> or tl::ptr<int> "
-                "(const for inputs)");
-  if constexpr (std::is_same_v<U, int>) return tp::dtype::int32;
-  else if constexpr (std::is_same_v<U, tl::float16>) return tp::dtype::float16;
-  else if constexpr (std::is_same_v<U, tl::bfloat16>) return tp::dtype::bfloat16;
-  else return tp::dtype::float32;
-}
-
-// An element type and a set of block sizes, for kernels templated on both
-// (template <class T, int B0, int B1> struct K): typed_blocks<tl::float16, 64, 32>.
-template <class T, int... B>
-struct typed_blocks {
-  using element_type = T;
-  static constexpr tp::dtype dtype = dtype_of<T>();
-  static std::vector<int> values() { return {B...}; }
-};
-
-template <class... Blocks>
-struct block_list {};
 
 // What every binding has from its line of checker/puzzle_list.def: its id and number.
 #ifdef TILEPUZZLES_PUZZLE_ID
@@ -82,26 +44,6 @@ struct listed_puzzle {
 };
 #endif
 
-// Instantiates a kernel template (e.g. solutions::LongSoftmax) with one set of block sizes.
-template <template <int...> class Kernel, class Blocks>
-struct instantiate;
-template <template <int...> class Kernel, int... B>
-struct instantiate<Kernel, blocks<B...>> {
-  using type = Kernel<B...>;
-};
-template <template <int...> class Kernel, class Blocks>
-using instantiate_t = typename instantiate<Kernel, Blocks>::type;
-
-// The same for a kernel templated on its element type first (solutions::FlashAttention).
-template <template <class, int...> class Kernel, class Blocks>
-struct instantiate_typed;
-template <template <class, int...> class Kernel, class T, int... B>
-struct instantiate_typed<Kernel, typed_blocks<T, B...>> {
-  using type = Kernel<T, B...>;
-};
-template <template <class, int...> class Kernel, class Blocks>
-using instantiate_typed_t = typename instantiate_typed<Kernel, Blocks>::type;
-
 // The base of a puzzle's binding (the top of checker/specs/STEM.hpp): its id and number from the
 // list, and its stub and solution instantiated with one set of block sizes. Binding is the binding
 // itself (tp::bindings::STEM); Stub and Solution are the kernel template in both namespaces.
@@ -122,50 +64,5 @@ struct typed_puzzle_binding : listed_puzzle<Binding> {
   template <class Blocks>
   using solution = instantiate_typed_t<Solution, Blocks>;
 };
-
-// The parameter types of a kernel's call operator.
-template <class F>
-struct call_params;
-template <class C, class... A>
-struct call_params<void (C::*)(A...) const> {
-  using type = std::tuple<A...>;
-};
-template <class C, class... A>
-struct call_params<void (C::*)(A...)> {
-  using type = std::tuple<A...>;
-};
-
-template <class Signature>
-struct signature_params;
-template <class... A>
-struct signature_params<void(A...)> {
-  using type = std::tuple<A...>;
-};
-
-// The signature a kernel instantiated with `Blocks` must have: the binding's `signature`, or for
-// a typed binding (typed_blocks) its `signature_for<Blocks>`, which names the element type.
-template <class Binding, class Blocks>
-struct signature_of {
-  using type = typename Binding::signature;
-};
-template <class Binding, class Blocks>
-  requires requires { typename Binding::template signature_for<Blocks>; }
-struct signature_of<Binding, Blocks> {
-  using type = typename Binding::template signature_for<Blocks>;
-};
-template <class Binding, class Blocks>
-using signature_of_t = typename signature_of<Binding, Blocks>::type;
-
-template <class Kernel, class Signature>
-constexpr void check_kernel_signature() {
-  static_assert(std::is_same_v<typename call_params<decltype(&Kernel::operator())>::type,
-                               typename signature_params<Signature>::type>,
-                "this kernel's parameters differ from the puzzle's: keep the stub's signature "
-                "exactly (the same tl::ptr types, the same ints, in the same order)");
-  static_assert(Kernel::num_warps >= 1 && Kernel::num_warps <= 32 &&
-                    (Kernel::num_warps & (Kernel::num_warps - 1)) == 0,
-                "num_warps must be 1, 2, 4, 8, 16 or 32 (a power of two, as in Triton; "
-                "32 * num_warps threads per program)");
-}
 
 }  // namespace tp

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "checker/binding.hpp"
+#include "checker/kernel_signature.hpp"
 #include "checker/device_tensors.hpp"
 #include "checker/launch.hpp"
 #include "cuda/launch.cuh"

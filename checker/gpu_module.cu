@@ -65,7 +65,7 @@ void add_kernels<TL_NUM_WARPS>(module_kernel* kernels) {
 #if TILEPUZZLES_MODULE_ENTRY
 template <class Kernel>
 constexpr void check_warps_are_built() {
-  // A count tl cannot be built for has its own message (checker/binding.hpp).
+  // A count tl cannot be built for has its own message (checker/kernel_signature.hpp).
   constexpr int warps = Kernel::num_warps;
   constexpr bool valid = warps >= 1 && warps <= 32 && (warps & (warps - 1)) == 0;
   static_assert(!valid || (TILEPUZZLES_WARP_COUNTS & warps) != 0,

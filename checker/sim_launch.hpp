@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "checker/binding.hpp"
+#include "checker/kernel_signature.hpp"
 #include "checker/launch.hpp"
 #include "simulator/launch.hpp"
 

@@ -94,7 +94,7 @@ if [ "$1" = "--num-warps-of-kernel" ]; then
        -o "$prefix.probe" > "$prefix.probe.log" 2>&1 &&
      in_sandbox "$prefix.probe" > "$prefix.warps" 2>> "$prefix.probe.log"; then
     # The counts tl can be built for; any other value is refused at compile time with its message
-    # (checker/binding.hpp), in whichever unit is built.
+    # (checker/kernel_signature.hpp), in whichever unit is built.
     warps=$(grep -E -x '1|2|4|8|16|32' "$prefix.warps" | sort -n -u | tr '\n' ' ')
   fi
   rm -f "$prefix.probe"
