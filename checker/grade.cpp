@@ -389,7 +389,10 @@ std::string student_text_report(const graded_student& g, const plan& p) {
     header = true;
     out += r.details;
   }
-  out += "\n" + std::to_string(g.solved) + " of " + std::to_string(g.results.size()) +
+  // Appended piece by piece: `"\n" + std::to_string(...)` draws a wrong -Wrestrict from g++ 12
+  // (GCC bug 105329).
+  out += '\n';
+  out += std::to_string(g.solved) + " of " + std::to_string(g.results.size()) +
          " puzzles solved: " + number_text(g.score) + " of " + number_text(g.max_score) +
          " points.\n";
   return out;
