@@ -1,0 +1,182 @@
+// Puzzle 32: the backward pass of causal attention, dq, dk and dv of q, k, v [H, T, HEAD_DIM] from
+// dout and the forward's saved lse and delta, in FlashAttention-2's order: one program per block of
+// keys, dq's shares added into dq (zeroed by the host) with tl::atomic_add.
+#pragma once
+
+#include "checker/binding.hpp"
+
+TP_KERNEL_TEMPLATE(AttentionBackward, int BQ, int BK, int D)
+
+namespace tp::bindings {
+
+struct attention_backward : puzzle_binding<attention_backward, puzzles::AttentionBackward,
+                                           solutions::AttentionBackward> {
+  using signature = void(tl::ptr<const float> q, tl::ptr<const float> k, tl::ptr<const float> v,
+                         tl::ptr<const float> dout, tl::ptr<const float> lse,
+                         tl::ptr<const float> delta, tl::ptr<float> dq, tl::ptr<float> dk,
+                         tl::ptr<float> dv, int H, int T, int HEAD_DIM);
+  // Blocks of queries shorter than the blocks of keys, and longer: with BQ = 32 > BK = 16 the
+  // first block of queries a program needs starts before its first key.
+  using configs = block_list<blocks<16, 32, 32>, blocks<32, 16, 64>>;
+};
+
+}  // namespace tp::bindings
+
+// The spec: the checker's half of this file, compiled once, into the checker
+// (cmake/puzzle_list.cmake). The puzzle's modules include this file for its binding only.
+#ifdef TILEPUZZLES_SPEC
+#include <cmath>
+
+#include "checker/specs/common.hpp"
+
+namespace tp::specs::attention_backward {
+
+// The causal scores of one head, scale * q kᵀ with -inf where key j comes after query i.
+matrix causal_scores(const matrix& q, const matrix& k) {
+  matrix s = q * k.transpose() / std::sqrt(static_cast<double>(q.cols()));
+  for (long long i = 0; i < s.rows(); ++i)
+    for (long long j = i + 1; j < s.cols(); ++j) s(i, j) = -INFINITY;
+  return s;
+}
+
+// What the forward pass and the preprocessing step save, in double, rounded to float as a float
+// kernel stores them: lse[i] = log(sum over j <= i of exp(S[i, j])), and delta[i] = the sum over
+// d of dout[i, d] * o[i, d], o = softmax(S) v.
+void save_forward_statistics(const std::vector<int>& n, std::vector<tensor>& t) {
+  const long long H = n[0], T = n[1], D = n[2];
+  Eigen::ArrayXd lse(H * T), delta(H * T);
+  for (long long h = 0; h < H; ++h) {
+    const long long first = h * T * D;
+    const matrix s = causal_scores(as_matrix(t[0], T, D, first), as_matrix(t[1], T, D, first));
+    const Eigen::ArrayXd row_max = s.rowwise().maxCoeff();
+    const Eigen::ArrayXXd e = (s.array().colwise() - row_max).exp();
+    const Eigen::ArrayXd row_sum = e.rowwise().sum();
+    const matrix o = (e.colwise() / row_sum).matrix() * as_matrix(t[2], T, D, first);
+    lse.segment(h * T, T) = row_max + row_sum.log();
+    delta.segment(h * T, T) = (as_matrix(t[3], T, D, first).array() * o.array()).rowwise().sum();
+  }
+  set_from(t[4], lse);
+  set_from(t[5], delta);
+}
+
+// In double, from the saved (float) lse and delta: P = exp(S - lse), dv = Pᵀ dout,
+// dS = P * (dout vᵀ - delta), dk = scale * dSᵀ q, dq = scale * dS k.
+void reference(const std::vector<int>& n, std::vector<tensor>& t) {
+  const long long H = n[0], T = n[1], D = n[2];
+  const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+  const Eigen::ArrayXd lse = as_array(t[4]), delta = as_array(t[5]);
+  for (long long h = 0; h < H; ++h) {
+    const long long first = h * T * D;
+    const matrix q = as_matrix(t[0], T, D, first), k = as_matrix(t[1], T, D, first);
+    const matrix v = as_matrix(t[2], T, D, first), dout = as_matrix(t[3], T, D, first);
+    const matrix p =
+        (causal_scores(q, k).array().colwise() - lse.segment(h * T, T)).exp().matrix();
+    const matrix ds =
+        (p.array() * ((dout * v.transpose()).array().colwise() - delta.segment(h * T, T)))
+            .matrix();
+    set_from(t[6], matrix(scale * ds * k), first);
+    set_from(t[7], matrix(scale * ds.transpose() * q), first);
+    set_from(t[8], matrix(p.transpose() * dout), first);
+  }
+}
+
+// The atomics on dq of a causal kernel: program (j, h) adds into the rows of the blocks of BQ
+// queries from the one that holds its first key, j * BK, to T; the blocks before see none of its
+// keys.
+long long causal_dq_atomics(const std::vector<int>& n, const std::vector<int>& b) {
+  const long long H = n[0], T = n[1], D = n[2];
+  long long rows = 0;
+  for (long long start_k = 0; start_k < T; start_k += b[1]) rows += T - start_k / b[0] * b[0];
+  return H * rows * D;
+}
+
+budget dq_atomics_causal() {
+  budget b;
+  b.description = "at most one atomic on each element of dq per program whose keys its query "
+                  "sees: a program adds nothing for the blocks of queries before its first key";
+  b.check = [](const run_facts& f) -> std::optional<std::string> {
+    const long long atomics = f.buffer("dq").counters.atomics;
+    const long long allowed = causal_dq_atomics(f.sizes, f.blocks);
+    if (atomics <= allowed) return std::nullopt;
+    return "the atomics on dq had " + std::to_string(atomics) +
+           " active lanes in all, at most " + std::to_string(allowed) +
+           " allowed: one tile of BQ x HEAD_DIM per block of queries that sees any of a "
+           "program's keys, from the block that holds its first key to T (a query before the "
+           "program's first key sees none of them, its share of dq is 0).";
+  };
+  return b;
+}
+
+void describe(puzzle_spec& s) {
+  s.summary = "dq, dk, dv of causal attention o = softmax(q kᵀ / sqrt(HEAD_DIM)) v for q, k, v "
+              "of [H, T, HEAD_DIM] in float32, from dout and the saved lse and delta [H, T]; "
+              "BK keys of one head per program, one loop over the blocks of BQ queries that see "
+              "them, dq's shares added into dq (zeros at the start) with tl::atomic_add";
+  s.size_names = {"H", "T", "HEAD_DIM"};
+  s.block_names = {"BQ", "BK", "D"};
+  // Every score of a query far from zero: k all negative (magnitudes 4 to 5), each query's q of
+  // one sign (magnitudes 4 to 5): scores about ±110 at head_dim 32, ±160 at 64, where exp of a
+  // score alone overflows float32 (or underflows to 0) and only exp(S - lse) stays in range.
+  const std::vector<std::pair<std::string, case_fill>> far_scores = {
+      {"q", magnitudes_with_row_sign(4.0, 5.0)}, {"k", magnitudes_between(4.0, 5.0, -1)}};
+  constexpr const char* far_about =
+      "Every score of a query lies far from zero: k is all negative (magnitudes 4 to 5) and each "
+      "query's q has magnitudes 4 to 5 of one sign, so that its scores are all below -100 or "
+      "all above +100, and so is its lse: exp of a score alone underflows to 0 or overflows, "
+      "exp(S - lse) does not.";
+  s.cases = {
+      // Catches masks left out (a key or query past T let into P).
+      {{1, 1, 32}, "One query and one key: every lane of a block but the first is masked off."},
+      // Catches P computed as exp(S) / exp(lse) (inf / inf, 0 / 0) and P recomputed with a
+      // block's own maximum instead of the saved lse.
+      {{1, 35, 32}, far_about, far_scores},
+      // Catches the causal mask left out or off by one (j < i: a query's own key left out), and
+      // a head offset that ignores program_id(1).
+      {{2, 17, 32}, "Two heads, T = 17: the diagonal of the causal mask in every block."},
+      // Catches delta left out (dS = P * dP) and dk or dq without the scale.
+      {{1, 18, 64}, "T = 18, head_dim 64: the first case of the second block set."},
+      // Catches a loop over queries that starts at the program's first key when BQ > BK (the
+      // rows of its first block of queries before it are then skipped? no: they see no key) or
+      // at the next block (the diagonal block of queries left out).
+      {{2, 35, 64}, "Two heads, T = 35 = 2^5 + 3: a ragged last block of keys and queries."},
+      {{1, 35, 64}, std::string(far_about) + " Head_dim 64.", far_scores},
+      // Catches dq stored instead of added (the blocks of keys of a head race on its rows).
+      {{3, 67, 32},
+       "Three heads, T = 67 = 2^6 + 3: several blocks of keys add into each query's dq."},
+      {{1, 67, 64}, "T = 67 at head_dim 64: several blocks of keys and of queries."},
+      // Catches a loop over queries or keys, or a grid, hard-coded up to 1024.
+      large_case({1, 1027, 32},
+                 "The large tier: 1027 = 2^10 + 3 queries and keys, past 1024, head_dim 32."),
+      large_case({1, 1027, 64},
+                 "The large tier: 1027 = 2^10 + 3 queries and keys, past 1024, head_dim 64."),
+      // Catches a head offset or a grid hard-coded up to 128 heads.
+      large_case({131, 19, 32}, "The large tier: 131 heads of 19 queries and keys.")};
+  s.case_fits = [](const std::vector<int>& n, const std::vector<int>& b) { return n[2] == b[2]; };
+  s.case_fits_rule = "HEAD_DIM = D";
+  const auto rows = sizes_at({0, 1, 2});
+  const auto stats = sizes_at({0, 1});
+  s.tensors = {{"q", false, rows, signed_fill(2.0)},
+               {"k", false, rows, signed_fill(2.0)},
+               {"v", false, rows, signed_fill()},
+               {"dout", false, rows, signed_fill()},
+               {"lse", false, stats, nullptr},
+               {"delta", false, stats, nullptr},
+               {"dq", true, rows, nullptr},
+               {"dk", true, rows, nullptr},
+               {"dv", true, rows, nullptr}};
+  s.tensors[6].zeroed = true;
+  s.derive_inputs = save_forward_statistics;
+  s.size_bounds = {{1, 65536, 32}, {1, 65536, 64}, {65535, 512, 64}, {65535, 1024, 32}};
+  s.size_bounds_rule = "H * T * HEAD_DIM < 2^31, H <= 65535 (the GPU grid's axis 1), T <= 2^16";
+  s.grid = [](const std::vector<int>& n, const std::vector<int>& b) {
+    return std::array<int, 3>{cdiv(n[1], b[1]), n[0], 1};
+  };
+  s.reference = reference;
+  s.rtol = 1e-4;
+  s.atol = 1e-4;
+  s.budgets = {each_program_reads_each_element_at_most({"q", "k", "v", "dout", "lse", "delta"}, 1),
+               each_element_written_at_most({"dk", "dv"}, 1), dq_atomics_causal()};
+}
+
+}  // namespace tp::specs::attention_backward
+#endif  // TILEPUZZLES_SPEC
