@@ -114,16 +114,18 @@ void describe(puzzle_spec& s) {
               "them, dq's shares added into dq (zeros at the start) with tl::atomic_add";
   s.size_names = {"H", "T", "HEAD_DIM"};
   s.block_names = {"BQ", "BK", "D"};
-  // Every score of a query far from zero: k all negative (magnitudes 4 to 5), each query's q of
-  // one sign (magnitudes 4 to 5): scores about ±110 at head_dim 32, ±160 at 64, where exp of a
-  // score alone overflows float32 (or underflows to 0) and only exp(S - lse) stays in range.
+  // Every score far below zero: q integers 4 to 5, k integers -5 to -4, so that each score is
+  // an exact integer, -1024 to -1600 at head_dim 64 (scaled: -128 to -200) and -512 to -800 at 32
+  // (scaled: about -90 to -141), where exp of a score alone underflows float32 to 0 and only
+  // exp(S - lse) stays in range. Integers, because float32 scores of that size computed from
+  // arbitrary values are off by about 1e-4 (P as much, relatively), past the tolerance; these
+  // are exact (at head_dim 32 the scale rounds them once, by 1e-5 at most).
   const std::vector<std::pair<std::string, case_fill>> far_scores = {
-      {"q", magnitudes_with_row_sign(4.0, 5.0)}, {"k", magnitudes_between(4.0, 5.0, -1)}};
+      {"q", integers_between(4, 5, 1)}, {"k", integers_between(4, 5, -1)}};
   constexpr const char* far_about =
-      "Every score of a query lies far from zero: k is all negative (magnitudes 4 to 5) and each "
-      "query's q has magnitudes 4 to 5 of one sign, so that its scores are all below -100 or "
-      "all above +100, and so is its lse: exp of a score alone underflows to 0 or overflows, "
-      "exp(S - lse) does not.";
+      "Every score lies far below zero: q integers 4 to 5, k integers -5 to -4, so that the "
+      "scaled scores are about -90 to -141 (head_dim 32) or -128 to -200 (head_dim 64), and so "
+      "is each query's lse: exp of a score alone underflows to 0, exp(S - lse) does not.";
   s.cases = {
       // Catches masks left out (a key or query past T let into P).
       {{1, 1, 32}, "One query and one key: every lane of a block but the first is masked off."},
@@ -155,8 +157,8 @@ void describe(puzzle_spec& s) {
   s.case_fits_rule = "HEAD_DIM = D";
   const auto rows = sizes_at({0, 1, 2});
   const auto stats = sizes_at({0, 1});
-  s.tensors = {{"q", false, rows, signed_fill(2.0)},
-               {"k", false, rows, signed_fill(2.0)},
+  s.tensors = {{"q", false, rows, signed_fill()},
+               {"k", false, rows, signed_fill()},
                {"v", false, rows, signed_fill()},
                {"dout", false, rows, signed_fill()},
                {"lse", false, stats, nullptr},
@@ -172,8 +174,13 @@ void describe(puzzle_spec& s) {
     return std::array<int, 3>{cdiv(n[1], b[1]), n[0], 1};
   };
   s.reference = reference;
-  s.rtol = 1e-4;
-  s.atol = 1e-4;
+  // float32 scores are off by a few units of 2^-24 of the sum of their products' magnitudes, and P
+  // relatively as much; dq and dk then sum hundreds of terms of dS (T = 1027) whose row term delta
+  // cancels most of them: the solution's worst errors are a few 1e-4 of the result's magnitude
+  // in the large tier. The order of the atomics on dq adds far less (about 65 additions of one
+  // rounding each).
+  s.rtol = 1e-3;
+  s.atol = 1e-3;
   s.budgets = {each_program_reads_each_element_at_most({"q", "k", "v", "dout", "lse", "delta"}, 1),
                each_element_written_at_most({"dk", "dv"}, 1), dq_atomics_causal()};
 }
