@@ -127,22 +127,24 @@ void describe(puzzle_spec& s) {
       "scaled scores are about -90 to -141 (head_dim 32) or -128 to -200 (head_dim 64), and so "
       "is each query's lse: exp of a score alone underflows to 0, exp(S - lse) does not.";
   s.cases = {
-      // Catches masks left out (a key or query past T let into P).
+      // Catches masks left out (a key or query past T let into P), the causal mask off by one
+      // (j < i: the one query sees no key), delta left out (here dP = delta: dS = P * dP is not
+      // 0) and lse or delta loaded past T.
       {{1, 1, 32}, "One query and one key: every lane of a block but the first is masked off."},
-      // Catches P computed as exp(S) / exp(lse) (inf / inf, 0 / 0) and P recomputed with a
-      // block's own maximum instead of the saved lse.
+      // Catches P computed as exp(S) / exp(lse) (0 / 0), the causal mask left out, dk without
+      // the scale, dq stored instead of added (two blocks of keys of 32 add into the same rows)
+      // and programs that visit the blocks of queries before their first key (the budget).
       {{1, 35, 32}, far_about, far_scores},
-      // Catches the causal mask left out or off by one (j < i: a query's own key left out), and
-      // a head offset that ignores program_id(1).
+      // Catches a head offset that ignores program_id(1), and the causal mask at the diagonal.
       {{2, 17, 32}, "Two heads, T = 17: the diagonal of the causal mask in every block."},
-      // Catches delta left out (dS = P * dP) and dk or dq without the scale.
+      // Catches the mistakes above with the second block set, and dq without the scale.
       {{1, 18, 64}, "T = 18, head_dim 64: the first case of the second block set."},
-      // Catches a loop over queries that starts at the program's first key when BQ > BK (the
-      // rows of its first block of queries before it are then skipped? no: they see no key) or
-      // at the next block (the diagonal block of queries left out).
+      // Catches a loop over queries that starts one block late, or at the program's first key
+      // rounded up to a multiple of BQ (with BQ = 32 > BK = 16, program 1's keys 16 to 31 are
+      // seen by queries 16 to 31, in block 0 of the queries).
       {{2, 35, 64}, "Two heads, T = 35 = 2^5 + 3: a ragged last block of keys and queries."},
       {{1, 35, 64}, std::string(far_about) + " Head_dim 64.", far_scores},
-      // Catches dq stored instead of added (the blocks of keys of a head race on its rows).
+      // Catches dq stored instead of added (three blocks of keys of a head race on its rows).
       {{3, 67, 32},
        "Three heads, T = 67 = 2^6 + 3: several blocks of keys add into each query's dq."},
       {{1, 67, 64}, "T = 67 at head_dim 64: several blocks of keys and of queries."},
