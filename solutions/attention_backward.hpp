@@ -46,7 +46,7 @@ struct AttentionBackward {
       auto q_delta = tl::load(delta + head * T + queries, query_mask, 0.0f);
 
       // Pᵀ [BK, BQ], recomputed: exp(S - lse) is already normalized, no running maximum needed.
-      // Key j is seen by query i when j <= i (which also keeps keys and queries past T out).
+      // Key j is seen by query i when j <= i; with i < T, that keeps the keys past T out too.
       auto scores_t = tl::dot(k_block, tl::trans(q_block)) * scale;
       auto seen = (keys.col() <= queries.row()) & query_mask.row();
       auto p_t = tl::where(seen, tl::exp(scores_t - q_lse.row()), 0.0f);
