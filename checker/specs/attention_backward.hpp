@@ -144,9 +144,10 @@ void describe(puzzle_spec& s) {
       // seen by queries 16 to 31, in block 0 of the queries).
       {{2, 35, 64}, "Two heads, T = 35 = 2^5 + 3: a ragged last block of keys and queries."},
       {{1, 35, 64}, std::string(far_about) + " Head_dim 64.", far_scores},
-      // Catches dq stored instead of added (three blocks of keys of a head race on its rows).
-      {{3, 67, 32},
-       "Three heads, T = 67 = 2^6 + 3: several blocks of keys add into each query's dq."},
+      // Catches dq stored instead of added (three blocks of keys of a head race on its rows), and
+      // program_id(0) and (1) swapped (a grid of 3 x 2 programs, not square).
+      {{2, 67, 32},
+       "Two heads, T = 67 = 2^6 + 3: several blocks of keys add into each query's dq."},
       {{1, 67, 64}, "T = 67 at head_dim 64: several blocks of keys and of queries."},
       // Catches a loop over queries or keys, or a grid, hard-coded up to 1024.
       large_case({1, 1027, 32},
