@@ -128,9 +128,13 @@ void describe(puzzle_spec& s) {
       "is each query's lse: exp of a score alone underflows to 0, exp(S - lse) does not.";
   s.cases = {
       // Catches masks left out (a key or query past T let into P), the causal mask off by one
-      // (j < i: the one query sees no key), delta left out (here dP = delta: dS = P * dP is not
-      // 0) and lse or delta loaded past T.
-      {{1, 1, 32}, "One query and one key: every lane of a block but the first is masked off."},
+      // (j < i: the first query sees no key), delta left out (the first query's dP = delta:
+      // dS = P * dP is not 0 there) and lse or delta loaded past T.
+      // (T = 2, not 1: at T = 1 dq is exactly 0, and a kernel that never adds into it would
+      // pass it.)
+      {{1, 2, 32},
+       "Two queries and two keys: every lane of a block but the first two is masked off; the "
+       "second query sees both keys."},
       // Catches P computed as exp(S) / exp(lse) (0 / 0), the causal mask left out, dk without
       // the scale, dq stored instead of added (two blocks of keys of 32 add into the same rows)
       // and programs that visit the blocks of queries before their first key (the budget).
