@@ -276,6 +276,29 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(x.max_element_reads == 1);
     // One atomic per row in each of the row's programs.
     CHECK(counters_named(report, "amax").stores == N0 * ceil_div(N1, B1));
+  } else if (spec.id == "attention-backward") {
+    const long long H = n[0], T = n[1], D = n[2], BQ = b[0], BK = b[1];
+    // Program j walks the blocks of queries from the one holding its first key, j * BK, to T.
+    long long query_rows = 0;
+    for (long long start_k = 0; start_k < T; start_k += BK) query_rows += T - start_k / BQ * BQ;
+    for (const char* name : {"k", "v"}) {
+      INFO("tensor " << name);
+      CHECK(counters_named(report, name).loads == H * T * D);  // kept for the whole loop
+      CHECK(counters_named(report, name).max_element_reads == 1);
+    }
+    for (const char* name : {"q", "dout"}) {
+      INFO("tensor " << name);
+      CHECK(counters_named(report, name).loads == H * query_rows * D);
+      CHECK(counters_named(report, name).max_program_element_reads == 1);
+    }
+    for (const char* name : {"lse", "delta"}) {
+      INFO("tensor " << name);
+      CHECK(counters_named(report, name).loads == H * query_rows);
+    }
+    // One atomic_add of a block of queries' share of dq per step.
+    CHECK(counters_named(report, "dq").stores == H * query_rows * D);
+    CHECK(counters_named(report, "dk").stores == H * T * D);
+    CHECK(counters_named(report, "dv").stores == H * T * D);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
