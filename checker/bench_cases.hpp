@@ -28,6 +28,7 @@ class spec_cases {
   const puzzle_spec* spec_ = nullptr;
   std::vector<int> sizes_;
   case_data data_;
+  std::vector<tensor> expected_;  // the reference's outputs, made by the first judge
   std::vector<std::vector<unsigned char>> bytes_;
   std::vector<tp_bench_tensor> tensors_;
   tp_bench_case view_{};

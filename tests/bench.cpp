@@ -362,6 +362,15 @@ TEST_CASE("bench's puzzle cases are the checker's, and a wrong output fails them
   CHECK(problem == nullptr);
   CHECK(error < 1e-6);
 
+  // The same sizes with other block sizes: the same inputs (not filled again), the spec's grid.
+  const int other_blocks[] = {4, 64};
+  const tp_bench_case* again = cases.make("rms-norm", sizes, 2, other_blocks, 2, &problem);
+  REQUIRE(again != nullptr);
+  CHECK(again->tensors[0].bytes == c->tensors[0].bytes);
+  CHECK((again->grid[0] == 2 && again->grid[1] == 1));
+  CHECK(cases.judge(outputs, &problem) < 1e-6);
+  CHECK(problem == nullptr);
+
   y[3 * 70 + 69] += 1.0f;
   error = cases.judge(outputs, &problem);
   REQUIRE(problem != nullptr);
