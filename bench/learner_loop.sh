@@ -25,7 +25,10 @@ seconds() {  # seconds one command takes, wall clock
   "$@" > /dev/null || true
   awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }'
 }
-echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $runs rounds each, median seconds"
+# A yardstick of the machine's speed (docs/ARCHITECTURE.md: the same compile took three times as
+# long on one day's machine as on another's), printed so that tables from different days compare.
+yardstick=$(python3 -c 'import time; t = time.time(); sum(i * i for i in range(20_000_000)); print(f"{time.time() - t:.2f}")' 2>/dev/null || echo "?")
+echo "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), yardstick ${yardstick} s, $runs rounds each, median seconds"
 printf '%-4s %-24s %12s %12s\n' "#" "stub" "edit+check" "check only"
 number=0
 # One row a puzzle: the lines that begin with its number (not the summary's "Next: ... edit ...").
