@@ -849,7 +849,9 @@ int main(int argc, char** argv) {
 
   check_args args;
   auto* check = app.add_subcommand("check", "Check puzzles in the simulator (and on the GPU)");
-  check->add_option("puzzles", args.puzzles, "Puzzle numbers or ids (default: all)");
+  // The positional is "puzzle", not "puzzles": CLI11 2.4 (Ubuntu 24.04's, found on the GPU machine)
+  // throws for a positional named as a long option (--puzzles), before any subcommand runs.
+  check->add_option("puzzle", args.puzzles, "Puzzle numbers or ids (default: all)");
   check->add_option("--impl", args.impl, "Whose kernels: stub (yours, in puzzles/) or solution")
       ->check(CLI::IsMember({"stub", "solution"}))
       ->capture_default_str();
