@@ -299,6 +299,24 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(counters_named(report, "dq").stores == H * query_rows * D);
     CHECK(counters_named(report, "dk").stores == H * T * D);
     CHECK(counters_named(report, "dv").stores == H * T * D);
+  } else if (spec.id == "sliding-window-attention") {
+    const long long N = n[0], D = n[1], W = n[2], B0 = b[0], B1 = b[1];
+    // Program p loads the blocks of keys from the one holding its first query's oldest key,
+    // max(0, p * B0 - W + 1), to the one holding its last query, each once, those below N.
+    long long keys = 0;
+    for (long long start_m = 0; start_m < N; start_m += B0) {
+      const long long first = std::max(0LL, start_m - W + 1) / B1 * B1;
+      const long long end = std::min(N, start_m + B0);
+      keys += std::min(N, ceil_div(end, B1) * B1) - first;
+    }
+    for (const char* name : {"k", "v"}) {
+      INFO("tensor " << name);
+      CHECK(counters_named(report, name).loads == keys * D);
+      CHECK(counters_named(report, name).max_program_element_reads == 1);
+    }
+    CHECK(counters_named(report, "q").loads == N * D);
+    CHECK(counters_named(report, "q").max_element_reads == 1);
+    CHECK(counters_named(report, "o").stores == N * D);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
