@@ -65,7 +65,7 @@ double spec_cases::judge(const void* const* outputs, const char** problem) {
   for (std::size_t i = 0; i < got.size(); ++i) {
     if (!got[i].output) continue;
     device_tensors::read_back(got[i], static_cast<const unsigned char*>(outputs[i]));
-    const bool ints = got[i].dtype == dtype::int32;
+    const bool ints = holds_ints(got[i].dtype);
     auto at = [ints](const tensor& t, long long k) -> double {
       const auto index = static_cast<std::size_t>(k);
       return ints ? t.ints[index] : t.values[index];

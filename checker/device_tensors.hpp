@@ -1,5 +1,5 @@
-// A tensor as the bytes a GPU kernel reads and writes, in its own dtype: float32 and int32 as
-// they are, float16 and bfloat16 as their 16-bit patterns, rounded to nearest even exactly as the
+// A tensor as the bytes a GPU kernel reads and writes, in its own dtype: float32, int32, int8 and
+// uint8 as they are, float16 and bfloat16 as their 16-bit patterns, rounded to nearest even exactly as the
 // simulator's Eigen::half and Eigen::bfloat16 round (cuda/half_bits.hpp). Shared by the GPU
 // launcher (checker/gpu_launch.cuh) and its host emulation (tests/gpu/launch_emulated.hpp).
 #pragma once
@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,17 +16,14 @@
 
 namespace tp::device_tensors {
 
-inline std::size_t element_bytes(dtype d) {
-  return d == dtype::float16 || d == dtype::bfloat16 ? 2 : 4;
-}
-
 inline std::size_t byte_count(const tensor& t) {
   return static_cast<std::size_t>(t.count()) * element_bytes(t.dtype);
 }
 
 // The tensor's elements in its dtype. An output goes in poisoned, so that an element the kernel
-// never writes cannot pass: NaN for the float dtypes, INT_MIN for int32; a zeroed one
-// (tensor::zeroed) as zeros.
+// never writes cannot pass: NaN for the float dtypes, INT_MIN for int32, -128 and 255 for int8 and
+// uint8 (the one value a kernel that writes it cannot be told from one that does not); a zeroed
+// one (tensor::zeroed) as zeros.
 inline std::vector<unsigned char> bytes_of(const tensor& t) {
   const auto n = static_cast<std::size_t>(t.count());
   std::vector<unsigned char> bytes(n * element_bytes(t.dtype));
@@ -39,6 +37,18 @@ inline std::vector<unsigned char> bytes_of(const tensor& t) {
                                : poisoned || i >= t.ints.size() ? std::numeric_limits<std::int32_t>::min()
                                                                 : t.ints[i];
         std::memcpy(at, &v, sizeof v);
+        break;
+      }
+      case dtype::int8:
+      case dtype::uint8: {
+        const bool is_signed = t.dtype == dtype::int8;
+        const std::int32_t v = t.zeroed ? 0
+                               : poisoned || i >= t.ints.size() ? (is_signed ? -128 : 255)
+                                                                : t.ints[i];
+        if (is_signed ? v < -128 || v > 127 : v < 0 || v > 255)
+          throw std::logic_error("the puzzle's " + t.name + " holds " + std::to_string(v) +
+                                 ", which is not a " + dtype_name(t.dtype) + " value");
+        *at = static_cast<unsigned char>(v);
         break;
       }
       case dtype::float16:
@@ -64,6 +74,13 @@ inline void read_back(tensor& t, const unsigned char* bytes) {
   if (t.dtype == dtype::int32) {
     t.ints.resize(n);
     std::memcpy(t.ints.data(), bytes, n * sizeof(std::int32_t));
+    return;
+  }
+  if (t.dtype == dtype::int8 || t.dtype == dtype::uint8) {
+    t.ints.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      t.ints[i] = t.dtype == dtype::int8 ? static_cast<std::int32_t>(static_cast<std::int8_t>(bytes[i]))
+                                         : static_cast<std::int32_t>(bytes[i]);
     return;
   }
   t.values.resize(n);

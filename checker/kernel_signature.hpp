@@ -26,11 +26,14 @@ template <class T>
 constexpr tp::dtype dtype_of() {
   using U = std::remove_cv_t<T>;
   static_assert(std::is_same_v<U, float> || std::is_same_v<U, int> ||
-                    std::is_same_v<U, tl::float16> || std::is_same_v<U, tl::bfloat16>,
-                "the checker passes float32, float16, bfloat16 and int32 tensors: use "
-                "tl::ptr<float>, tl::ptr<tl::float16>, tl::ptr<tl::bfloat16> or tl::ptr<int> "
-                "(const for inputs)");
+                    std::is_same_v<U, tl::float16> || std::is_same_v<U, tl::bfloat16> ||
+                    std::is_same_v<U, tl::int8> || std::is_same_v<U, tl::uint8>,
+                "the checker passes float32, float16, bfloat16, int32, int8 and uint8 tensors: "
+                "use tl::ptr<float>, tl::ptr<tl::float16>, tl::ptr<tl::bfloat16>, tl::ptr<int>, "
+                "tl::ptr<tl::int8> or tl::ptr<tl::uint8> (const for inputs)");
   if constexpr (std::is_same_v<U, int>) return tp::dtype::int32;
+  else if constexpr (std::is_same_v<U, tl::int8>) return tp::dtype::int8;
+  else if constexpr (std::is_same_v<U, tl::uint8>) return tp::dtype::uint8;
   else if constexpr (std::is_same_v<U, tl::float16>) return tp::dtype::float16;
   else if constexpr (std::is_same_v<U, tl::bfloat16>) return tp::dtype::bfloat16;
   else return tp::dtype::float32;

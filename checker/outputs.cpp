@@ -39,9 +39,14 @@ case_data make_case(const puzzle_spec& spec, const test_case& the_case, std::uin
     x.dtype = ts.dtype.value_or(kernel_dtype);
     const auto count = static_cast<std::size_t>(x.count());
     rng random(mix_seed(seed, case_index, t));
-    if (x.dtype == dtype::int32) {
+    if (holds_ints(x.dtype)) {
       x.ints.assign(count, 0);
       if (ts.output) {
+      } else if (const case_fill* fill = the_case.fill_for(ts.name)) {
+        // A case's own fill of an integer tensor makes whole numbers (integers_between, say).
+        std::vector<float> whole(count, 0.0f);
+        (*fill)(whole, x.shape, random);
+        for (std::size_t i = 0; i < count; ++i) x.ints[i] = static_cast<std::int32_t>(whole[i]);
       } else if (ts.fill_ints_for_sizes) {
         ts.fill_ints_for_sizes(x.ints, the_case.sizes, random);
       } else if (ts.fill_ints) {
@@ -110,7 +115,7 @@ std::string wrong_map(const tensor& t, const std::vector<bool>& wrong) {
 std::pair<int, long long> first_nonfinite(const std::vector<tensor>& got,
                                           const std::vector<tensor>& expected) {
   for (std::size_t t = 0; t < got.size(); ++t) {
-    if (!got[t].output || got[t].dtype == dtype::int32) continue;
+    if (!got[t].output || holds_ints(got[t].dtype)) continue;
     for (long long i = 0; i < got[t].count(); ++i)
       if (!std::isfinite(got[t].values[i]) && std::isfinite(expected[t].values[i]))
         return {static_cast<int>(t), i};
@@ -130,7 +135,7 @@ std::optional<diagnostic> compare_outputs(const puzzle_spec& spec, const std::ve
     double rtol = spec.rtol, atol = spec.atol;
     for (const auto& tol : spec.tolerances)
       if (tol.dtype == y.dtype) rtol = tol.rtol, atol = tol.atol;
-    const bool ints = y.dtype == dtype::int32;
+    const bool ints = holds_ints(y.dtype);
     auto got_at = [&](long long i) -> double { return ints ? y.ints[i] : y.values[i]; };
     auto expected_at = [&](long long i) -> double { return ints ? r.ints[i] : r.values[i]; };
     std::vector<bool> wrong(n, false);

@@ -103,7 +103,7 @@ bool get_outputs(reader& r, std::vector<tensor>& tensors) {
     if (!t.output) continue;
     if (r.u8() != static_cast<unsigned>(t.dtype)) return false;
     const auto count = static_cast<std::uint64_t>(t.count());
-    if (t.dtype == dtype::int32 ? !r.array(t.ints, count) : !r.array(t.values, count)) return false;
+    if (holds_ints(t.dtype) ? !r.array(t.ints, count) : !r.array(t.values, count)) return false;
   }
   return r.ok;
 }
@@ -322,7 +322,7 @@ std::optional<std::variant<traced_run, tl::sim::diagnostic>> decode_traced(
     tensor& x = run.tensors[t];
     const auto n = static_cast<std::uint64_t>(x.count());
     if (r.u8() != static_cast<unsigned>(x.dtype)) r.ok = false;
-    if (x.dtype == dtype::int32) r.array(x.ints, n);
+    if (holds_ints(x.dtype)) r.array(x.ints, n);
     else r.array(x.values, n);
     std::vector<std::uint8_t> wrong;
     r.array(wrong, x.output ? n : 0);

@@ -79,7 +79,7 @@ inline void put_outputs(writer& w, const std::vector<tensor>& tensors) {
   for (const auto& t : tensors) {
     if (!t.output) continue;
     w.u8(static_cast<unsigned>(t.dtype));
-    if (t.dtype == dtype::int32) w.array(t.ints);
+    if (holds_ints(t.dtype)) w.array(t.ints);
     else w.array(t.values);
   }
 }
@@ -145,7 +145,7 @@ inline std::string encode_traced(const traced_run* run, const tl::sim::diagnosti
   for (std::size_t t = 0; t < run->tensors.size(); ++t) {
     const tensor& x = run->tensors[t];
     w.u8(static_cast<unsigned>(x.dtype));
-    if (x.dtype == dtype::int32) w.array(x.ints);
+    if (holds_ints(x.dtype)) w.array(x.ints);
     else w.array(x.values);
     std::vector<std::uint8_t> wrong;
     if (t < run->wrong.size())

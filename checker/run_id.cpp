@@ -96,7 +96,7 @@ std::optional<std::size_t> parse_blocks(const puzzle_spec& spec, const std::stri
     item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
     if (item.empty()) return std::nullopt;
     bool is_dtype = false;
-    for (dtype d : {dtype::float32, dtype::float16, dtype::bfloat16})
+    for (dtype d : {dtype::float32, dtype::float16, dtype::bfloat16, dtype::int8, dtype::uint8})
       if (item == dtype_name(d)) element = d, is_dtype = true;
     if (is_dtype) continue;
     std::size_t axis = position;

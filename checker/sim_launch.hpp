@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/device_tensors.hpp"
 #include "checker/kernel_signature.hpp"
 #include "checker/launch.hpp"
 #include "simulator/launch.hpp"
@@ -21,8 +22,9 @@ struct sim_outcome {
   tl::sim::launch_result result;
   std::vector<tl::sim::buffer> buffers;  // one per tensor, with shadow state and counters
   // The float16 and bfloat16 tensors' bits while the kernel runs (one per tensor, empty for the
-  // others): the buffers point into them.
+  // others), and the int8 and uint8 tensors' bytes: the buffers point into them.
   std::vector<std::vector<std::uint16_t>> half_bits;
+  std::vector<std::vector<std::uint8_t>> byte_values;
 };
 
 using sim_launcher = sim_outcome (*)(const launch_request&, const tl::sim::launch_options&);
@@ -50,9 +52,10 @@ void from_half_bits(const std::vector<std::uint16_t>& bits, std::vector<float>& 
 // A checked buffer over a tensor's values in its own dtype. Outputs start as NaN (floats) and
 // never_written in the shadow state, whatever their dtype; a zeroed output (tensor::zeroed) as
 // zeros the host wrote.
-inline tl::sim::buffer buffer_for(tensor& t, std::vector<std::uint16_t>& half_bits) {
+inline tl::sim::buffer buffer_for(tensor& t, std::vector<std::uint16_t>& half_bits,
+                                   std::vector<std::uint8_t>& byte_values) {
   if (t.output && t.zeroed) {
-    if (t.dtype == dtype::int32) t.ints.assign(static_cast<std::size_t>(t.count()), 0);
+    if (holds_ints(t.dtype)) t.ints.assign(static_cast<std::size_t>(t.count()), 0);
     std::fill(t.values.begin(), t.values.end(), 0.0f);
   }
   const bool poisoned = t.output && !t.zeroed;
@@ -60,6 +63,13 @@ inline tl::sim::buffer buffer_for(tensor& t, std::vector<std::uint16_t>& half_bi
     case dtype::int32:
       t.ints.resize(static_cast<std::size_t>(t.count()));
       return {t.name, t.shape, "int32", sizeof(std::int32_t), t.ints.data(), !poisoned};
+    case dtype::int8:
+    case dtype::uint8: {
+      // Through the GPU's bytes (checker/device_tensors.hpp), which also check the values' range.
+      t.ints.resize(static_cast<std::size_t>(t.count()));
+      byte_values = device_tensors::bytes_of(t);
+      return {t.name, t.shape, dtype_name(t.dtype), 1, byte_values.data(), !poisoned};
+    }
     case dtype::float16:
     case dtype::bfloat16: {
       if (poisoned) std::fill(t.values.begin(), t.values.end(), std::numeric_limits<float>::quiet_NaN());
@@ -99,17 +109,15 @@ sim_outcome sim_launch(const launch_request& request, const tl::sim::launch_opti
   auto& tensors = *request.tensors;
   out.buffers.reserve(tensors.size());
   out.half_bits.resize(tensors.size());
+  out.byte_values.resize(tensors.size());
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     if (options.dry) {
       // Shapes only (launch_options::dry): the tensors hold no values.
-      const std::size_t size = tensors[i].dtype == dtype::float16 ||
-                                       tensors[i].dtype == dtype::bfloat16
-                                   ? 2
-                                   : 4;
       out.buffers.emplace_back(tensors[i].name, tensors[i].shape, dtype_name(tensors[i].dtype),
-                               size, tl::sim::buffer::without_data_t{});
+                               element_bytes(tensors[i].dtype), tl::sim::buffer::without_data_t{});
     } else {
-      out.buffers.push_back(detail::buffer_for(tensors[i], out.half_bits[i]));
+      out.buffers.push_back(
+          detail::buffer_for(tensors[i], out.half_bits[i], out.byte_values[i]));
     }
   }
   std::vector<tl::sim::buffer*> pointers;
@@ -126,6 +134,8 @@ sim_outcome sim_launch(const launch_request& request, const tl::sim::launch_opti
       detail::from_half_bits<tl::float16>(out.half_bits[i], tensors[i].values);
     else if (tensors[i].dtype == dtype::bfloat16)
       detail::from_half_bits<tl::bfloat16>(out.half_bits[i], tensors[i].values);
+    else if (tensors[i].dtype == dtype::int8 || tensors[i].dtype == dtype::uint8)
+      device_tensors::read_back(tensors[i], out.byte_values[i].data());
   }
   return out;
 }

@@ -57,7 +57,8 @@ struct tensor_spec {
   bool output = false;
   std::function<std::vector<long long>(const std::vector<int>& sizes)> shape;
   // Fills an input; outputs are left alone. Float tensors use `fill` (the values are then rounded
-  // to the tensor's dtype), int32 tensors `fill_ints`.
+  // to the tensor's dtype), int32, int8 and uint8 tensors `fill_ints` (an 8-bit tensor's values
+  // within its dtype: one outside is the spec's error, thrown when the tensor is passed).
   fill_fn fill;
   // Unset: the dtype of the kernel entry being checked (float32 for most puzzles; a typed
   // binding checks the same puzzle in float16 and bfloat16).
@@ -91,7 +92,9 @@ using case_fill =
 struct test_case {
   std::vector<int> sizes;
   std::string about;
-  std::vector<std::pair<std::string, case_fill>> fills;  // tensor name, this case's fill
+  // Tensor name, this case's fill; for an integer tensor the fill makes whole numbers, which
+  // become its ints.
+  std::vector<std::pair<std::string, case_fill>> fills;
   // A case of the large tier: sizes past every bound a kernel could hard-code (loops, fixed
   // arrays), up to the puzzle's benchmark sizes. The checker runs the large tier after every
   // small case passed, so that a learner's first failures stay small and readable.

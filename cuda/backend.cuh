@@ -173,15 +173,16 @@ __device__ __forceinline__ auto partner_lanes(const E& x, const std::source_loca
   return cuda::partner_lanes<Axis, Bit>(x);
 }
 
-// float32 operands (any element type but the 16-bit ones is converted to float, as in the
-// simulator): exact, FFMA in the accumulator's layout (cuda/dot.cuh). float32 operands with
-// tl::tf32, and float16 or bfloat16 operands: mma.sync on the tensor cores (cuda/mma.cuh).
+// float32 operands (any element type but the 16-bit and 8-bit ones is converted to float, as in
+// the simulator): exact, FFMA in the accumulator's layout (cuda/dot.cuh); int8 and uint8 operands
+// the same with integer multiply-adds into int32. float32 operands with tl::tf32, and float16 or
+// bfloat16 operands: mma.sync on the tensor cores (cuda/mma.cuh).
 template <int M, int N, int K, class Precision, class A, class B, class C>
 __device__ __forceinline__ auto dot(const A& a, const B& b, const C& acc, const std::source_location&) {
   if constexpr (std::is_same_v<Precision, tf32_t> || is_half_v<value_of_t<A>>)
     return cuda::dot_mma<M, N, K>(a, b, acc);
   else
-    return cuda::dot_fp32<M, N, K>(a, b, acc);
+    return cuda::dot_cuda_cores<M, N, K, detail::dot_acc_t<value_of_t<A>>>(a, b, acc);
 }
 
 }  // namespace backend

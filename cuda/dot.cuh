@@ -1,4 +1,6 @@
-// tl::dot with fp32 operands on the GPU: an FFMA micro-kernel, exact (no TF32 rounding).
+// tl::dot with fp32 operands on the GPU: an FFMA micro-kernel, exact (no TF32 rounding). int8 and
+// uint8 operands take the same path with int32 values and integer multiply-adds, which wrap
+// around where the simulator reports a sum that leaves int32.
 //
 // The result is computed where it lives: every thread computes the elements that the
 // accumulator's layout (the declared layout of [M, N], the mma.sync accumulator) gives it, so an
@@ -118,25 +120,28 @@ struct dot_staging {
   }
 };
 
-// 16 and 8 bytes read at once (CUDA's float4 and float2, also under the host emulation).
-struct alignas(16) dot_float4 {
-  float x, y, z, w;
+// 16 and 8 bytes read at once (CUDA's float4 and float2, or int4 and int2, also under the host
+// emulation).
+template <class T>
+struct alignas(16) dot_vector4 {
+  T x, y, z, w;
 };
-struct alignas(8) dot_float2 {
-  float x, y;
+template <class T>
+struct alignas(8) dot_vector2 {
+  T x, y;
 };
 
-// A thread's values of one k: Count floats from `row`, as vectors of 2^S::vector_bits.
-template <class S, int Count>
-__device__ __forceinline__ void load_values(const float* row, float (&v)[Count]) {
+// A thread's values of one k: Count words from `row`, as vectors of 2^S::vector_bits.
+template <class S, class T, int Count>
+__device__ __forceinline__ void load_values(const T* row, T (&v)[Count]) {
   constexpr int width = 1 << S::vector_bits;
   static_for<Count / width>([&](auto c) {
     constexpr int at = S::offset(decltype(c)::value * width), first = decltype(c)::value * width;
     if constexpr (width == 4) {
-      const dot_float4 q = *reinterpret_cast<const dot_float4*>(row + at);
+      const dot_vector4<T> q = *reinterpret_cast<const dot_vector4<T>*>(row + at);
       v[first] = q.x, v[first + 1] = q.y, v[first + 2] = q.z, v[first + 3] = q.w;
     } else if constexpr (width == 2) {
-      const dot_float2 q = *reinterpret_cast<const dot_float2*>(row + at);
+      const dot_vector2<T> q = *reinterpret_cast<const dot_vector2<T>*>(row + at);
       v[first] = q.x, v[first + 1] = q.y;
     } else {
       v[first] = row[at];
@@ -144,8 +149,17 @@ __device__ __forceinline__ void load_values(const float* row, float (&v)[Count])
   });
 }
 
-template <int M, int N, int K, class A, class B, class C>
-__device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
+// acc + x * y in the accumulator's type: one FFMA, or an integer multiply-add that wraps.
+__device__ __forceinline__ float multiply_add(float x, float y, float acc) { return fmaf(x, y, acc); }
+__device__ __forceinline__ int multiply_add(int x, int y, int acc) {
+  return static_cast<int>(static_cast<unsigned>(x) * static_cast<unsigned>(y) +
+                          static_cast<unsigned>(acc));
+}
+
+// Acc is float for float32 operands, int for int8 and uint8 ones: the staged values and the
+// accumulator are 4-byte words of that type.
+template <int M, int N, int K, class Acc, class A, class B, class C>
+__device__ __forceinline__ auto dot_cuda_cores(const A& a, const B& b, const C& acc) {
   using SC = shape<M, N>;
   using LC = declared_layout<SC>;
   constexpr int log_n = layouts::log2_exact(N), log_k = layouts::log2_exact(K);
@@ -157,17 +171,17 @@ __device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
   const auto& db = as_data(b);
   using LA = typename std::remove_cvref_t<decltype(da)>::layout_type;
   using LB = typename std::remove_cvref_t<decltype(db)>::layout_type;
-  basic_tile<float, SC, LC> out(detail::uninitialized_t{});
+  basic_tile<Acc, SC, LC> out(detail::uninitialized_t{});
   evaluate_into(out.storage, acc);
 
   constexpr int staged = K * a_stride + K * b_stride;
   constexpr bool fits = staged * 4 <= max_block_shared_bytes;
   static_assert(fits,
                 "tl::dot of these blocks needs more than 227 KiB of shared memory on the GPU (its "
-                "operands, [M, K] and [K, N] floats, are staged there): use a smaller K block "
-                "(B_MID), or smaller M and N blocks");
-  float* const as = shared_buffer<float, fits ? staged : 4>();  // one error, not two
-  float* const bs = as + K * a_stride;
+                "operands, [M, K] and [K, N] 4-byte words, are staged there): use a smaller K "
+                "block (B_MID), or smaller M and N blocks");
+  Acc* const as = shared_buffer<Acc, fits ? staged : 4>();  // one error, not two
+  Acc* const bs = as + K * a_stride;
   using rows_of_a = dot_staging<LC::value, log_n, true>;
   using cols_of_b = dot_staging<LC::value, log_n, false>;
   __syncthreads();  // earlier readers of this buffer are done
@@ -180,7 +194,7 @@ __device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
       constexpr long long bits = LA::value.register_bits_of(decltype(r)::value);
       constexpr int k = static_cast<int>(bits & (K - 1));
       constexpr int row = rows_of_a::position(static_cast<int>(bits >> log_k));
-      as[(k_base | k) * a_stride + (row_base | row)] = static_cast<float>(da.storage.regs[r]);
+      as[(k_base | k) * a_stride + (row_base | row)] = static_cast<Acc>(da.storage.regs[r]);
     });
   }
   if (holds_first_copy<LB>()) {
@@ -190,7 +204,7 @@ __device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
       constexpr long long bits = LB::value.register_bits_of(decltype(r)::value);
       constexpr int k = static_cast<int>(bits >> log_n);
       constexpr int col = cols_of_b::position(static_cast<int>(bits & (N - 1)));
-      bs[(k_base | k) * b_stride + (col_base | col)] = static_cast<float>(db.storage.regs[r]);
+      bs[(k_base | k) * b_stride + (col_base | col)] = static_cast<Acc>(db.storage.regs[r]);
     });
   }
   __syncthreads();
@@ -199,19 +213,19 @@ __device__ __forceinline__ auto dot_fp32(const A& a, const B& b, const C& acc) {
   static_assert(grid::rows == 1 << rows_of_a::registers && grid::cols == 1 << cols_of_b::registers,
                 "tl (GPU backend): internal error: dot's staging disagrees with its grid");
   const int base = thread_flat<LC>();
-  const float* a_col = as + rows_of_a::position(base >> log_n);
-  const float* b_row = bs + cols_of_b::position(base & (N - 1));
+  const Acc* a_col = as + rows_of_a::position(base >> log_n);
+  const Acc* b_row = bs + cols_of_b::position(base & (N - 1));
 #if defined(__CUDACC__)
 #pragma unroll 4
 #endif
   for (int k = 0; k < K; ++k) {
-    float av[grid::rows], bv[grid::cols];
+    Acc av[grid::rows], bv[grid::cols];
     load_values<rows_of_a>(a_col, av);
     load_values<cols_of_b>(b_row, bv);
     static_for<LC::registers>([&](auto r) {
       constexpr int reg = decltype(r)::value;
       out.storage.regs[reg] =
-          fmaf(av[grid::row_index(reg)], bv[grid::col_index(reg)], out.storage.regs[reg]);
+          multiply_add(av[grid::row_index(reg)], bv[grid::col_index(reg)], out.storage.regs[reg]);
     });
     a_col += a_stride;
     b_row += b_stride;

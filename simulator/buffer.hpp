@@ -118,6 +118,8 @@ constexpr const char* dtype_name() {
   if constexpr (std::is_same_v<T, float>) return "float32";
   else if constexpr (std::is_same_v<T, double>) return "float64";
   else if constexpr (std::is_same_v<T, int>) return "int32";
+  else if constexpr (std::is_same_v<T, signed char>) return "int8";
+  else if constexpr (std::is_same_v<T, unsigned char>) return "uint8";
   else if constexpr (std::is_same_v<T, long long>) return "int64";
   else if constexpr (std::is_same_v<T, bool>) return "bool";
   else return "unknown";

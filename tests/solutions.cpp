@@ -40,8 +40,7 @@ void check_generic_counters(const tp::puzzle_spec& spec, const tp::puzzle_report
     CHECK(c.name == ts.name);
     // Active lanes only, at the size of the tensor's dtype in the last kernel entry checked.
     const tp::dtype d = ts.dtype_for(spec.kernels.back());
-    const long long element_bytes = d == tp::dtype::float16 || d == tp::dtype::bfloat16 ? 2 : 4;
-    CHECK(c.bytes == element_bytes * (c.loads + c.stores));
+    CHECK(c.bytes == static_cast<long long>(tp::element_bytes(d)) * (c.loads + c.stores));
     if (ts.output && ts.zeroed) {
       // Accumulated into with atomics (it starts as zeros): each active lane of an atomic is one
       // load and one store of its element.

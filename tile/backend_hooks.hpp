@@ -75,10 +75,10 @@ concept backend_hooks_for =
       requires std::is_class_v<backend::pipeline<2>>;
     };
 
-// tl::dot's hook, for the operand types it takes.
-template <class T>
+// tl::dot's hook, for the operand types it takes and their accumulator's (int for 8-bit ones).
+template <class T, class Acc = float>
 concept backend_dot_for = requires(const tile<T, 16, 16>& a, const std::source_location& loc) {
-  backend::template dot<16, 16, 16, ieee_t>(a, a, zeros<float, 16, 16>(), loc);
+  backend::template dot<16, 16, 16, ieee_t>(a, a, zeros<Acc, 16, 16>(), loc);
 };
 
 // The atomics' hook (tile/atomic.hpp), for the element types they take, with each operation.
@@ -101,8 +101,10 @@ concept backend_atomic_for = requires(ptr<T> p, const tile<T, 16>& x,
 template <class = void>
 concept tile_backend = backend_atomic_for<float> && backend_atomic_for<int> && backend_hooks_for<float> && backend_hooks_for<int> &&
                        backend_hooks_for<float16> && backend_hooks_for<bfloat16> &&
+                       backend_hooks_for<int8> && backend_hooks_for<uint8> &&
                        backend_dot_for<float> && backend_dot_for<float16> &&
-                       backend_dot_for<bfloat16> && requires(const tile<float, 16, 16>& a) {
+                       backend_dot_for<bfloat16> && backend_dot_for<int8, int> &&
+                       backend_dot_for<uint8, int> && requires(const tile<float, 16, 16>& a) {
                          backend::template dot<16, 16, 16, tf32_t>(a, a, zeros<float, 16, 16>(),
                                                                    std::source_location{});
                        };

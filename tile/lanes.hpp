@@ -556,7 +556,9 @@ struct abs {
 
 // tl::cast<T>: static_cast per lane. An integer lane converted to float must be inside int32;
 // a float lane converted to an integer must be a number inside int32 (the GPU saturates, C++
-// leaves it undefined): both are reported by the simulator.
+// leaves it undefined): both are reported by the simulator. A cast to int8 or uint8 keeps the low
+// 8 bits of the int32 (a float goes through int32 first, truncated toward zero), as Triton's does:
+// a kernel that means to saturate clamps first.
 template <class T>
 struct cast_to {
   template <class A>
@@ -571,7 +573,8 @@ struct cast_to {
         if (!(f >= F(-2147483648.0) && f < F(2147483648.0)))
           backend::float_to_int32_overflow(static_cast<double>(f));
       }
-      return static_cast<T>(f);
+      if constexpr (sizeof(T) < sizeof(int)) return static_cast<T>(static_cast<int>(f));
+      else return static_cast<T>(f);
     } else {
       return static_cast<T>(a);
     }

@@ -124,6 +124,7 @@ TL_REDUCTION(min, op::minimum)
 // ---------------------------------------------------------------------------------------------
 // Matrix product with fp32 accumulation: a [M, K] @ b [K, N] (+ acc [M, N]), with an optional
 // input precision for float32 operands (tile/precision.hpp): tl::dot(a, b, acc, tl::tf32).
+// int8 and uint8 operands accumulate in int32, exactly, as Triton's integer dot does.
 
 namespace detail {
 template <class Precision, class A, class B, class C>
@@ -139,8 +140,10 @@ TL_FN auto dot(const A& a, const B& b, const C& acc, const std::source_location&
   static_assert(broadcasts_to<shape_of_t<C>, shape<M, N>>, "tl::dot: acc must be [M, N]");
   static_assert(std::is_same_v<value_of_t<A>, value_of_t<B>>,
                 "tl::dot: a and b must have the same dtype (convert one with tl::cast<T>)");
-  static_assert(std::is_same_v<value_of_t<C>, float>,
+  static_assert(is_8bit_integer_v<value_of_t<A>> || std::is_same_v<value_of_t<C>, float>,
                 "tl::dot accumulates in float32: acc must be a float tile");
+  static_assert(!is_8bit_integer_v<value_of_t<A>> || std::is_same_v<value_of_t<C>, int>,
+                "tl::dot of int8 or uint8 operands accumulates in int32: acc must be an int tile");
   static_assert(std::is_same_v<Precision, ieee_t> || std::is_same_v<value_of_t<A>, float>,
                 "tl::dot: tl::tf32 rounds float32 operands to TF32; these operands are not "
                 "float32 (a float16 or bfloat16 dot needs no precision option)");
@@ -168,7 +171,8 @@ TL_FN auto dot(const A& a, const B& b, std::source_location loc = std::source_lo
   using SA = shape_of_t<A>;
   using SB = shape_of_t<B>;
   static_assert(SA::rank == 2 && SB::rank == 2, "tl::dot multiplies 2-D tiles: [M, K] @ [K, N]");
-  return dot(a, b, zeros<float, SA::dim(0), SB::dim(SB::rank - 1)>(), loc);
+  return dot(a, b, zeros<detail::dot_acc_t<value_of_t<A>>, SA::dim(0), SB::dim(SB::rank - 1)>(),
+             loc);
 }
 
 template <class A, class B, class Precision>

@@ -11,6 +11,7 @@
 //                                    differ by at most (K + 1) * 2^-21 * sum_k |a * b| (the
 //                                    tensor cores sum in their own order and truncate)
 //   float16, bfloat16                products exact on both; the same bound for the sums
+//   int8, uint8                      exact int32 sums on both: equal, and equal to the host's
 //
 // The TF32 cases are built so that a wrong rounding fails: operands t * (1 + 2^-13) (t exact in
 // TF32) whose rounding moves every product the same way, by far more than the tolerance (the test
@@ -18,7 +19,9 @@
 // the bit: ties (away from zero, not to even), the largest float (to infinity), NaN and infinity.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cfloat>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -45,9 +48,16 @@ template <class T, class P, int B0, int B1, int BK, int W>
 struct kernel_traits<test_kernels::MatmulPrecision<T, P, B0, B1, BK, W>> {
   static constexpr bool tf32 = std::is_same_v<P, tl::tf32_t>;
   static constexpr bool exact = std::is_same_v<T, float> && !tf32;
+  static constexpr bool integer = false;
   static constexpr tp::dtype dtype = std::is_same_v<T, tl::float16>    ? tp::dtype::float16
                                      : std::is_same_v<T, tl::bfloat16> ? tp::dtype::bfloat16
                                                                        : tp::dtype::float32;
+};
+
+template <class T, int B0, int B1, int BK, int W>
+struct kernel_traits<test_kernels::MatmulInteger<T, B0, B1, BK, W>> {
+  static constexpr bool tf32 = false, exact = false, integer = true;
+  static constexpr tp::dtype dtype = std::is_same_v<T, tl::int8> ? tp::dtype::int8 : tp::dtype::uint8;
 };
 
 template <class T, int B0, int B1, int BK, int W, bool F>
@@ -90,6 +100,73 @@ std::vector<float> run(const problem& p, const std::string& name, bool gpu, std:
     else error = it->second(request);
   }
   return tensors.back().values;
+}
+
+// z = x @ y of 8-bit operands (x, y hold their values) through the simulator (gpu == false) or
+// the backend under test, into an int32 z.
+template <class Kernel>
+std::vector<std::int32_t> run_integer(int n0, int n1, int mid, const std::vector<std::int32_t>& x,
+                                      const std::vector<std::int32_t>& y, const std::string& name,
+                                      bool gpu, std::string& error) {
+  constexpr tp::dtype operands = kernel_traits<Kernel>::dtype;
+  std::vector<tp::tensor> tensors(3);
+  tensors[0] = {"x", {n0, mid}, {}, false, operands, x};
+  tensors[1] = {"y", {mid, n1}, {}, false, operands, y};
+  tensors[2] = {"z", {n0, n1}, {}, true, tp::dtype::int32};
+  tp::launch_request request;
+  request.grid = {(n0 + Kernel::block_rows - 1) / Kernel::block_rows,
+                  (n1 + Kernel::block_cols - 1) / Kernel::block_cols, 1};
+  request.tensors = &tensors;
+  request.sizes = {n0, n1, mid};
+  if (!gpu) {
+    const auto outcome = tp::sim_launch<Kernel>(request, {});
+    if (outcome.result.error) error = "the simulator: " + outcome.result.error->message;
+  } else {
+    const auto& table = kernels_under_test().tests;
+    const auto it = table.find(name);
+    if (it == table.end()) error = "no kernel " + name + " on " TILEPUZZLES_UNDER_TEST;
+    else error = it->second(request);
+  }
+  return tensors.back().ints;
+}
+
+// An integer kernel on ragged shapes of the extreme values (-128 and 127, or 0 and 255, often):
+// the simulator gives the host's exact sums, the backend under test the simulator's.
+template <class Kernel>
+int check_integer_kernel(const char* name) {
+  const bool is_signed = kernel_traits<Kernel>::dtype == tp::dtype::int8;
+  int checked = 0;
+  for (const auto& [n0, n1, mid, seed] : {std::array{50, 45, 70, 41}, std::array{16, 16, 16, 42}}) {
+    INFO(name << ", [" << n0 << ", " << mid << "] @ [" << mid << ", " << n1 << "]");
+    std::mt19937 random(static_cast<unsigned>(seed));
+    auto eight_bits = [&] {
+      const int low = is_signed ? -128 : 0, high = is_signed ? 127 : 255;
+      const unsigned r = random() % 4;
+      return r == 0 ? low : r == 1 ? high : low + static_cast<int>(random() % 256);
+    };
+    std::vector<std::int32_t> x(static_cast<std::size_t>(n0) * mid), y(static_cast<std::size_t>(mid) * n1);
+    for (auto& v : x) v = eight_bits();
+    for (auto& v : y) v = eight_bits();
+    std::string error;
+    const auto sim = run_integer<Kernel>(n0, n1, mid, x, y, name, false, error);
+    REQUIRE(error.empty());
+    std::size_t unlike_host = 0;
+    for (int i = 0; i < n0; ++i)
+      for (int j = 0; j < n1; ++j) {
+        long long s = 0;
+        for (int k = 0; k < mid; ++k) s += static_cast<long long>(x[i * mid + k]) * y[k * n1 + j];
+        unlike_host += sim[i * n1 + j] != s;
+      }
+    CHECK(unlike_host == 0);
+    const auto gpu = run_integer<Kernel>(n0, n1, mid, x, y, name, true, error);
+    INFO(error);
+    REQUIRE(error.empty());
+    std::size_t unlike_simulator = 0;
+    for (std::size_t e = 0; e < sim.size(); ++e) unlike_simulator += gpu[e] != sim[e];
+    CHECK(unlike_simulator == 0);
+    ++checked;
+  }
+  return checked;
 }
 
 // z = x @ y on the host, each element from 0 adding its products in order of k: fused (one
@@ -218,6 +295,10 @@ TEST_CASE("a matmul kernel gives the simulator's result in every dot precision, 
       tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     ++kernels;
     using traits = kernel_traits<Kernel>;
+    if constexpr (traits::integer) {
+      checked += check_integer_kernel<Kernel>(name);
+      return;
+    }
     std::vector<std::pair<std::string, problem>> problems;
     if constexpr (traits::exact) {
       problems.push_back({"whole numbers", make(50, 45, 70, 11, whole)});
@@ -259,13 +340,14 @@ TEST_CASE("a matmul kernel gives the simulator's result in every dot precision, 
   const auto n = tp::gpu_tests::count_kernels(
       [](auto&& f) { tp::gpu_tests::for_each_dot_kernel(f); },
       []<class>(std::string_view) { return true; });
-  CHECK(n.listed == 32);
+  CHECK(n.listed == 35);
   CHECK(kernels == n.built);
   // With every warp count built: fp32 (3 kernels, 3 problems each), tf32, float16 and bfloat16
   // kernels, the six kernels whose `a` is a declared tile, in both 16-bit dtypes, the three with
   // two products in a loop, and the eight with b = tl::trans(rows): two fp32 (3 problems), one
-  // tf32 and five 16-bit (2 each)
-  if (n.built == n.listed) CHECK(checked >= 3 * 3 + 4 * 2 + 4 * 2 + 6 * 2 + 3 * 2 + 2 * 3 + 6 * 2);
+  // tf32 and five 16-bit (2 each), and the three integer ones (2 each)
+  if (n.built == n.listed)
+    CHECK(checked >= 3 * 3 + 4 * 2 + 4 * 2 + 6 * 2 + 3 * 2 + 2 * 3 + 6 * 2 + 3 * 2);
 }
 
 TEST_CASE("dot with tl::tf32 rounds each operand as the tensor cores do: ties away from zero, "

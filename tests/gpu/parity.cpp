@@ -176,6 +176,22 @@ test_setup setup_for(const std::string& name) {
     add("uniform", std::vector<float>(n), true);
     add("normal", std::vector<float>(n), true);
     s.sizes = {n, 42};
+  } else if constexpr (requires { typename Kernel::eight_bit; }) {  // tests/kernels/eight_bit.hpp
+    constexpr auto bytes = tp::dtype_of<typename Kernel::eight_bit>();
+    constexpr int n = Kernel::tile;
+    const bool is_signed = bytes == tp::dtype::int8;
+    std::vector<std::int32_t> x(n);
+    std::vector<float> f(n);
+    for (int i = 0; i < n; ++i) {
+      x[i] = is_signed ? (i * 37) % 256 - 128 : (i * 37) % 256;
+      // Whole and fractional, both signs, up to +-1000: the casts' truncation and low 8 bits.
+      f[i] = static_cast<float>((i * 7919) % 2001 - 1000) + static_cast<float>(i % 8) * 0.125f;
+    }
+    s.tensors = {{"x", {n}, {}, false, bytes, x},
+                 {"f", {n}, f, false},
+                 {"b", {Kernel::byte_outputs * n}, {}, true, bytes},
+                 {"z", {Kernel::int_outputs * n}, {}, true, tp::dtype::int32}};
+    s.sizes = {n - 5};  // a masked tail: the last 16 bytes are not a whole vector
   } else if constexpr (requires { typename Kernel::element; }) {  // tests/kernels/half.hpp
     constexpr auto half = tp::dtype_of<typename Kernel::element>();
     constexpr int n = Kernel::tile;
@@ -329,7 +345,7 @@ TEST_CASE("a kernel that stores nothing, as the shipped stubs do, leaves its out
     // is the wrong result itself.
     bool float_poison = true;
     for (const auto& t : spec.tensors)
-      if (t.output && (t.zeroed || t.dtype == tp::dtype::int32)) float_poison = false;
+      if (t.output && (t.zeroed || (t.dtype && tp::holds_ints(*t.dtype)))) float_poison = false;
     if (float_poison) CHECK_THAT(problem, Catch::Contains("NaN"));
     else CHECK_THAT(problem, Catch::StartsWith("wrong-result"));
     ++runs;
@@ -357,6 +373,7 @@ TEST_CASE("kernels that use every tl operation and every layout conversion give 
       tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
     if (std::string(name).rfind("semantics", 0) == 0) return;
     if constexpr (requires { typename Kernel::element; }) return;  // bit for bit, below
+    if constexpr (requires { typename Kernel::eight_bit; }) return;  // bit for bit, below
     if constexpr (math_kernel<Kernel>) return;         // bit for bit, below
     if constexpr (atomics_kernel<Kernel>) return;    // across programs, below
     if constexpr (random_tile_kernel<Kernel>) return;       // bit for bit, below
@@ -546,6 +563,55 @@ TEST_CASE("float16 and bfloat16 tiles: loads, stores, casts, arithmetic and NaN 
   const auto n = tp::gpu_tests::count_test_kernels(
       []<class Kernel>(std::string_view) { return requires { typename Kernel::element; }; });
   CHECK(n.listed == 4);
+  CHECK(kernels == n.built);
+}
+
+TEST_CASE("int8 and uint8 tiles: byte loads and stores, int32 arithmetic and casts give the "
+          "simulator's values",
+          "[gpu][semantics]") {
+  int kernels = 0;
+  tp::gpu_tests::for_each_test_kernel(
+      tp::gpu_tests::only_where_built([&]<class Kernel>(const char* name) {
+    if constexpr (requires { typename Kernel::eight_bit; }) {
+      ++kernels;
+      test_setup sim, gpu;
+      const std::string error = run_on_both<Kernel>(name, sim, gpu);
+      INFO(name);
+      INFO(error);
+      REQUIRE(error.empty());
+      std::vector<std::string> wrong;
+      for (std::size_t t = 0; t < sim.tensors.size(); ++t) {
+        if (!sim.tensors[t].output) continue;
+        const auto& want = sim.tensors[t].ints;
+        const auto& got = gpu.tensors[t].ints;
+        REQUIRE(got.size() == want.size());
+        const std::size_t per_slice = static_cast<std::size_t>(Kernel::tile);
+        for (std::size_t i = 0; i < want.size() && wrong.size() < 12; ++i) {
+          // Lanes masked off are never written: poisoned on the GPU, unwritten in the simulator.
+          if (i % per_slice >= static_cast<std::size_t>(sim.sizes[0])) continue;
+          if (got[i] != want[i]) {
+            std::ostringstream m;
+            m << sim.tensors[t].name << "[" << i << "] (slice " << i / per_slice << ", input "
+              << sim.tensors[0].ints[i % per_slice] << ", " << sim.tensors[1].values[i % per_slice]
+              << ") is " << got[i] << " on " << under_test << ", " << want[i]
+              << " in the simulator";
+            wrong.push_back(m.str());
+          }
+        }
+      }
+      for (const auto& w : wrong) UNSCOPED_INFO(w);
+      CHECK(wrong.empty());
+      // The simulator's own values, by hand, on one lane: x = -128 (int8) or 128 (uint8) at i = 8.
+      const auto& b = sim.tensors[2].ints;
+      const int x8 = sim.tensors[0].ints[8];
+      const int wrapped = static_cast<typename Kernel::eight_bit>(x8 * 3 + 1);
+      CHECK(b[Kernel::tile + 8] == wrapped);
+      CHECK(sim.tensors[3].ints[8] == x8 * x8 - x8 * 1000);
+    }
+  }));
+  const auto n = tp::gpu_tests::count_test_kernels(
+      []<class Kernel>(std::string_view) { return requires { typename Kernel::eight_bit; }; });
+  CHECK(n.listed == 3);
   CHECK(kernels == n.built);
 }
 

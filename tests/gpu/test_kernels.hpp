@@ -8,6 +8,7 @@
 #include "tests/kernels/dot.hpp"
 #include "tests/kernels/dot_precision.hpp"
 #include "tests/kernels/every_op.hpp"
+#include "tests/kernels/eight_bit.hpp"
 #include "tests/kernels/half.hpp"
 #include "tests/kernels/layouts.hpp"
 #include "tests/kernels/math.hpp"
@@ -69,6 +70,9 @@ void for_each_elementwise_kernel(F&& f) {
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 256, 4>>("half bfloat16<256>, 4 warps");
   f.template operator()<test_kernels::HalfOps<tl::float16, 64, 1>>("half float16<64>, 1 warp");
   f.template operator()<test_kernels::HalfOps<tl::bfloat16, 512, 8>>("half bfloat16<512>, 8 warps");
+  f.template operator()<test_kernels::EightBitOps<tl::int8, 256, 4>>("eight-bit int8<256>, 4 warps");
+  f.template operator()<test_kernels::EightBitOps<tl::uint8, 128, 1>>("eight-bit uint8<128>, 1 warp");
+  f.template operator()<test_kernels::EightBitOps<tl::int8, 512, 8>>("eight-bit int8<512>, 8 warps");
   // Atomics across programs; 16 lanes on 4 warps and 256 on 8 replicate the tile over threads,
   // whose old values then reach every copy through shared memory.
   f.template operator()<test_kernels::Atomics<16, 4>>("atomics<16>, 4 warps");
@@ -213,6 +217,11 @@ void for_each_dot_kernel(F&& f) {
   f.template operator()<MatmulTrans<float, tl::tf32_t, 32, 32, 16, 4, false>>("matmul tf32, trans(b) <32, 32, 16>, 4 warps");
   f.template operator()<MatmulTrans<float, tl::ieee_t, 32, 32, 16, 4, false>>("matmul fp32, trans(b) <32, 32, 16>, 4 warps");
   f.template operator()<MatmulTrans<float, tl::ieee_t, 16, 32, 64, 1, true>>("matmul fp32, trans(a), trans(b) <16, 32, 64>, 1 warp");
+  // int8 and uint8 operands into an int32 accumulator.
+  using test_kernels::MatmulInteger;
+  f.template operator()<MatmulInteger<tl::int8, 32, 32, 32, 4>>("matmul int8 <32, 32, 32>, 4 warps");
+  f.template operator()<MatmulInteger<tl::uint8, 64, 32, 64, 4>>("matmul uint8 <64, 32, 64>, 4 warps");
+  f.template operator()<MatmulInteger<tl::int8, 16, 16, 16, 1>>("matmul int8 <16, 16, 16>, 1 warp");
 }
 
 }  // namespace tp::gpu_tests

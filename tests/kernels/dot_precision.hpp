@@ -106,3 +106,29 @@ struct LoopInvariantA {
 };
 
 }  // namespace test_kernels
+
+namespace test_kernels {
+
+// z = x @ y for int8 or uint8 x and y, into an int32 z: the integer dot (exact in int32 on both
+// backends, the GPU's integer multiply-adds in the accumulator's layout).
+template <class T, int B0, int B1, int BK, int Warps>
+struct MatmulInteger {
+  static constexpr int num_warps = Warps;
+  static constexpr int block_rows = B0, block_cols = B1;
+
+  TL_KERNEL void operator()(tl::ptr<const T> x, tl::ptr<const T> y, tl::ptr<int> z, int N0,
+                            int N1, int MID) const {
+    auto rows = tl::program_id(0) * B0 + tl::arange<B0>();
+    auto cols = tl::program_id(1) * B1 + tl::arange<B1>();
+    tl::tile<int, B0, B1> acc = 0;
+    for (int k = 0; k < MID; k += BK) {
+      auto ks = k + tl::arange<BK>();
+      auto a = tl::load(x + rows.col() * MID + ks.row(), (rows < N0).col() & (ks < MID).row(), 0);
+      auto b = tl::load(y + ks.col() * N1 + cols.row(), (ks < MID).col() & (cols < N1).row(), 0);
+      acc = tl::dot(a, b, acc);
+    }
+    tl::store(z + rows.col() * N1 + cols.row(), acc, (rows < N0).col() & (cols < N1).row());
+  }
+};
+
+}  // namespace test_kernels

@@ -123,7 +123,12 @@ struct EveryOp {
                       tl::arange<16>().row() < n, 0.0f);
     auto prod = tl::dot(a, a, tl::zeros<float, 16, 16>()) + tl::dot(a, a) +
                 tl::dot(a, a, tl::zeros<float, 16, 16>(), tl::tf32) + tl::dot(a, a, tl::tf32);
-    tl::store(slice(15), tl::sum(prod) * 0.0f + 1.0f, in_range);
+    // int8: a cast from float truncates to int32, then keeps the low 8 bits; an int8 dot
+    // accumulates in int32.
+    auto q = tl::cast<tl::int8>(a * 60.0f);
+    auto int_prod = tl::dot(q, q) + tl::dot(q, q, tl::zeros<int, 16, 16>());
+    tl::store(slice(15), tl::sum(prod) * 0.0f + tl::cast<float>(tl::sum(int_prod) * 0) + 1.0f,
+              in_range);
 
     // Atomics, on elements this program stored first with the same lanes (tests/atomics.cpp and
     // tests/kernels/atomics.hpp test them across programs). Each step's old value feeds the next,
