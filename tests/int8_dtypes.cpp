@@ -30,12 +30,12 @@ TEST_CASE("int8 and uint8 tiles load their bytes, compute in int32 and store the
           "[tl][int8]") {
   std::vector<std::int8_t> a = {127, -128, -1, 100};
   std::vector<std::uint8_t> u = {255, 0, 128, 7};
-  std::vector<std::int32_t> wide(8, 0);
+  std::vector<std::int32_t> wide(10, 0);
   std::vector<std::int8_t> narrow(4, 0);
   std::vector<std::uint8_t> unarrow(4, 0);
   tl::sim::buffer ba("a", {4}, "int8", 1, a.data(), true);
   tl::sim::buffer bu("u", {4}, "uint8", 1, u.data(), true);
-  tl::sim::buffer bw("wide", {8}, "int32", 4, wide.data(), false);
+  tl::sim::buffer bw("wide", {10}, "int32", 4, wide.data(), false);
   tl::sim::buffer bn("narrow", {4}, "int8", 1, narrow.data(), false);
   tl::sim::buffer bun("unarrow", {4}, "uint8", 1, unarrow.data(), false);
   const auto r = run_one({&ba, &bu, &bw, &bn, &bun}, [&] {
@@ -47,6 +47,10 @@ TEST_CASE("int8 and uint8 tiles load their bytes, compute in int32 and store the
     static_assert(std::is_same_v<tl::value_of_t<decltype(sum)>, int>);
     tl::store(tl::ptr<int>{&bw} + i, sum);
     tl::store(tl::ptr<int>{&bw} + 4 + i, x * y);
+    // A scalar next to an 8-bit tile is an int, as the lanes are: 1000 is not cut to 8 bits.
+    static_assert(std::is_same_v<tl::value_of_t<decltype(x * 1000)>, int>);
+    tl::store(tl::ptr<int>{&bw} + 8 + tl::arange<2>(),
+              tl::load(tl::ptr<const tl::int8>{&ba} + tl::arange<2>()) * 1000 + 7);
     tl::store(tl::ptr<tl::int8>{&bn} + i, tl::cast<tl::int8>(sum));  // the low 8 bits
     tl::store(tl::ptr<tl::uint8>{&bun} + i, tl::cast<tl::uint8>(x));
   });
@@ -54,6 +58,8 @@ TEST_CASE("int8 and uint8 tiles load their bytes, compute in int32 and store the
   REQUIRE_FALSE(r.error.has_value());
   CHECK(wide[0] == 254);
   CHECK(wide[1] == -256);
+  CHECK(wide[8] == 127007);
+  CHECK(wide[9] == -127993);
   CHECK(wide[4] == 127 * 255);
   CHECK(wide[6] == -128);
   CHECK(narrow == std::vector<std::int8_t>{-2, 0, -2, -56});

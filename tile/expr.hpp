@@ -277,14 +277,17 @@ struct full_expr : expr_base<full_expr<T, S>> {
 
 // Triton's "weak" scalars: a C++ scalar next to a tile takes the tile's type when both are of the
 // same kind, so `x * 0.5` keeps a float tile float (and a float16 tile float16) and `rows * 2`
-// keeps an int tile int.
+// keeps an int tile int. Next to a mask or an 8-bit tile, whose lanes compute as int32, an
+// integer scalar is an int: `bytes * 1000` is an int32 tile.
 template <class Scalar, class TileValue>
 using weak_scalar_t = std::conditional_t<
     std::is_same_v<Scalar, bool>, bool,
-    std::conditional_t<is_floating_v<TileValue>, TileValue,
-                       std::conditional_t<std::is_floating_point_v<Scalar>, float,
-                                          std::conditional_t<std::is_same_v<TileValue, bool>,
-                                                             int, TileValue>>>>;
+    std::conditional_t<
+        is_floating_v<TileValue>, TileValue,
+        std::conditional_t<std::is_floating_point_v<Scalar>, float,
+                           std::conditional_t<std::is_same_v<TileValue, bool> ||
+                                                  is_8bit_integer_v<TileValue>,
+                                              int, TileValue>>>>;
 
 // A kernel operand as a node child: expressions as stored_t, scalars as scalar_expr with the weak
 // type they take next to `Other`.
