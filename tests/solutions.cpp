@@ -316,6 +316,19 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(counters_named(report, "q").loads == N * D);
     CHECK(counters_named(report, "q").max_element_reads == 1);
     CHECK(counters_named(report, "o").stores == N * D);
+  } else if (spec.id == "grouped-query-attention") {
+    const long long H = n[0], H_KV = n[1], N = n[2], D = n[3], B0 = b[0];
+    // Each of a kv head's cdiv(N, B0) programs loads all its keys and values once, for the G
+    // query heads of the group together.
+    for (const char* name : {"k", "v"}) {
+      INFO("tensor " << name);
+      CHECK(counters_named(report, name).loads == H_KV * ceil_div(N, B0) * N * D);
+      CHECK(counters_named(report, name).max_element_reads == ceil_div(N, B0));
+      CHECK(counters_named(report, name).max_program_element_reads == 1);
+    }
+    CHECK(counters_named(report, "q").loads == H * N * D);
+    CHECK(counters_named(report, "q").max_element_reads == 1);
+    CHECK(counters_named(report, "o").stores == H * N * D);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
