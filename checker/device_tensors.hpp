@@ -47,7 +47,7 @@ inline std::vector<unsigned char> bytes_of(const tensor& t) {
                                                                 : t.ints[i];
         if (is_signed ? v < -128 || v > 127 : v < 0 || v > 255)
           throw std::logic_error("the puzzle's " + t.name + " holds " + std::to_string(v) +
-                                 ", which is not a " + dtype_name(t.dtype) + " value");
+                                 ", outside " + dtype_name(t.dtype));
         *at = static_cast<unsigned char>(v);
         break;
       }

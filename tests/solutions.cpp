@@ -329,6 +329,16 @@ void check_puzzle_counters(const tp::puzzle_spec& spec, const tp::puzzle_report&
     CHECK(counters_named(report, "q").loads == H * N * D);
     CHECK(counters_named(report, "q").max_element_reads == 1);
     CHECK(counters_named(report, "o").stores == H * N * D);
+  } else if (spec.id == "int8-matmul") {
+    const long long M = n[0], N = n[1], K = n[2], B0 = b[0], B1 = b[1];
+    // Each row of a is loaded by the cdiv(N, B1) programs of its row of tiles, each column of b
+    // by the cdiv(M, B0) of its column; one byte per element.
+    CHECK(counters_named(report, "a").loads == M * K * ceil_div(N, B1));
+    CHECK(counters_named(report, "b").loads == K * N * ceil_div(M, B0));
+    CHECK(counters_named(report, "a").bytes == counters_named(report, "a").loads);
+    CHECK(counters_named(report, "a_scale").loads == M * ceil_div(N, B1));
+    CHECK(counters_named(report, "b_scale").loads == N * ceil_div(M, B0));
+    CHECK(counters_named(report, "z").stores == M * N);
   }
   // Any other puzzle has the counters every solution shows (check_generic_counters) and its
   // budgets; what its solution is known to load can be added above.
