@@ -75,6 +75,17 @@ case_fill magnitudes_with_row_sign(double low, double high) {
   };
 }
 
+case_fill integers_with_row_sign(int low, int high) {
+  return [low, high](std::vector<float>& values, const std::vector<long long>& shape, rng& random) {
+    const long long cols = shape.empty() ? 1 : shape.back();
+    float sign = 1.0f;
+    for (long long i = 0; i < static_cast<long long>(values.size()); ++i) {
+      if (i % cols == 0) sign = random.below(2) ? 1.0f : -1.0f;
+      values[i] = sign * static_cast<float>(low + static_cast<int>(random.below(high - low + 1)));
+    }
+  };
+}
+
 case_fill peak_in_last_row(double peak, double spread) {
   return [peak, spread](std::vector<float>& values, const std::vector<long long>& shape,
                         rng& random) {

@@ -73,6 +73,9 @@ case_fill peak_at_row_end(double peak, double spread);
 // Magnitudes uniform in [low, high], one random sign for each whole row (the last axis): the dot
 // product of such a row with a vector of one sign is far from zero, below or above.
 case_fill magnitudes_with_row_sign(double low, double high);
+// Integers uniform in [low, high], one random sign for each whole row (the last axis): the dot
+// product of such a row with a row of one sign is far from zero, below or above, and exact.
+case_fill integers_with_row_sign(int low, int high);
 // Values spread like fill_signed(spread), except the last row (along the second-to-last axis) of
 // every matrix, all `peak`: a key that outscores every other, in the last block of keys.
 case_fill peak_in_last_row(double peak, double spread);

@@ -80,19 +80,6 @@ budget keys_read_once_per_group() {
   return b;
 }
 
-// Integers uniform in [low, high], one random sign for each whole row (the last axis): the dot
-// product of such a row with a row of k of one sign is far from zero, below or above, and exact.
-case_fill integers_with_row_sign(int low, int high) {
-  return [low, high](std::vector<float>& values, const std::vector<long long>& shape, rng& random) {
-    const long long cols = shape.empty() ? 1 : shape.back();
-    float sign = 1.0f;
-    for (long long i = 0; i < static_cast<long long>(values.size()); ++i) {
-      if (i % cols == 0) sign = random.below(2) ? 1.0f : -1.0f;
-      values[i] = sign * static_cast<float>(low + static_cast<int>(random.below(high - low + 1)));
-    }
-  };
-}
-
 void describe(puzzle_spec& s) {
   s.summary = "o[h] = softmax(q[h] k[h / G]ᵀ / sqrt(HEAD_DIM)) v[h / G] for q, o of [H, N, "
               "HEAD_DIM] and k, v of [H_KV, N, HEAD_DIM] in float32, H = G * H_KV; a program "
