@@ -125,7 +125,7 @@ TEST_CASE("tl::dot of int8 or uint8 tiles adds their exact products into an int3
     }
 }
 
-TEST_CASE("An int8 dot whose int32 sum leaves int32 is an index-overflow diagnostic; the same "
+TEST_CASE("An int8 dot whose int32 sum leaves int32 is an index-overflow diagnostic, and the same "
           "sum from a smaller start is fine",
           "[tl][int8][dot]") {
   // 16 products of 127 * 127 add 258064: from 2147400000 the sum leaves int32 (the GPU wraps).
@@ -152,8 +152,8 @@ TEST_CASE("An int8 dot whose int32 sum leaves int32 is an index-overflow diagnos
   }
 }
 
-TEST_CASE("The checker's int8 and uint8 tensors go to the kernel as bytes and come back as ints; "
-          "a value outside the dtype is the puzzle's error",
+TEST_CASE("The checker's int8 and uint8 tensors go to the kernel as bytes and come back as ints, "
+          "and a value outside the dtype is the puzzle's error",
           "[checker][int8]") {
   tp::tensor t;
   t.name = "q";
